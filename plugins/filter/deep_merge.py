@@ -1,0 +1,155 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+name: deep_merge
+short_description: Merge maps and lists layer by layer with Datum's strategies
+version_added: 0.1.0
+author: strata.hier contributors
+description:
+  - Merges its input with its positional arguments, following the convention of M(ansible.builtin.combine)
+    for filters, that is the input is the least specific layer and each later argument is more specific.
+  - "V([a, b, c] | strata.hier.deep_merge) equals V(a | strata.hier.deep_merge(b, c))."
+  - Merging follows Datum's strategies, the same merge core the P(strata.hier.hier#lookup) lookup uses.
+    See the collection's C(docs/merge-strategies.md) for every strategy and where the collection departs from Datum.
+  - The inputs are never modified; the result shares no map or list with them.
+positional: _input, _layers
+options:
+  _input:
+    description:
+      - The least specific layer, a map or a list.
+      - When no positional argument follows, a list of layers, least specific first.
+    type: raw
+    required: true
+  _layers:
+    description: More specific layers, each a map or a list, least specific first.
+    type: raw
+  strategy:
+    description:
+      - The strategy used wherever O(lookup_options) has no rule.
+      - A preset (V(MostSpecific) or V(First), V(hash) or V(MergeTopKeys), V(deep) or V(MergeRecursively)),
+        a single sub-strategy (V(Unique), V(Sum), V(UniqueKeyValTuples), V(DeepTuple)) meaning that
+        sub-strategy with the others at V(MostSpecific) and knockout on,
+        or a Datum strategy map with C(merge_hash), C(merge_basetype_array), C(merge_hash_array) and
+        C(merge_options) (C(knockout_prefix), C(tuple_keys)).
+      - Names compare case-insensitively. An unknown name is an error listing the valid ones.
+    type: raw
+    default: deep
+  tuple_keys:
+    description:
+      - Keys that identify an item of a list of maps, for V(UniqueKeyValTuples) and V(DeepTuple).
+      - Overrides the tuple keys of O(strategy). Datum's default is V([Name, Version]).
+    type: list
+    elements: str
+  knockout_prefix:
+    description:
+      - Prefix that marks a key, a list item or a tuple value as a knockout, removing what less specific
+        layers hold under that name. The marker itself never appears in the result.
+      - Overrides the prefix of O(strategy) (V(--) for every preset but V(MostSpecific)).
+        An empty string turns knockout off.
+    type: str
+  lookup_options:
+    description:
+      - Rules by key path, as Datum's C(lookup_options). Keys are paths from the root of the layers
+        (V(Packages), V(SoftwareBaseline/Packages)); a key starting with C(^) is a regular expression.
+      - An exact path wins over regular expressions, which are tried in the order written; O(strategy) applies
+        where nothing matches.
+      - Below a key merged with C(deep), a nested map without a rule inherits its parent's strategy and a nested
+        list uses its own rule or O(strategy).
+    type: dict
+notes:
+  - Datum treats null as "not found": a null value never overrides a less specific one.
+  - When layers hold different types at the same path, the most specific value wins and a warning is shown.
+  - Data nesting deeper than 64 levels, or referring to itself, is an error.
+seealso:
+  - plugin: ansible.builtin.combine
+    plugin_type: filter
+  - plugin: strata.hier.hier
+    plugin_type: lookup
+"""
+
+EXAMPLES = r"""
+- name: Merge package lists, matching items by Name (Datum's DeepTuple)
+  ansible.builtin.debug:
+    msg: "{{ role_packages | strata.hier.deep_merge(node_packages, strategy='DeepTuple', tuple_keys=['Name']) }}"
+  vars:
+    role_packages:
+      - {Name: NotepadPlusplus, Version: '7.0', Ensure: Present}
+      - {Name: Putty, Ensure: Present}
+    node_packages:
+      - {Name: NotepadPlusplus, Version: '8.0'}
+  # => [{Name: NotepadPlusplus, Version: '8.0', Ensure: Present}, {Name: Putty, Ensure: Present}]
+
+- name: Union of features, knocking one out
+  ansible.builtin.debug:
+    msg: "{{ [role_features, node_features] | strata.hier.deep_merge(strategy='Unique') }}"
+  vars:
+    role_features: [Telnet-Client, File-Services, Web-Server]
+    node_features: [--Telnet-Client]
+  # => [File-Services, Web-Server]
+
+- name: Whole documents with a rule per key
+  ansible.builtin.set_fact:
+    merged: >-
+      {{ role_data | strata.hier.deep_merge(node_data, strategy='MostSpecific',
+           lookup_options={'NetworkConfig': 'hash', '^Security/.*': 'deep'}) }}
+"""
+
+RETURN = r"""
+_value:
+  description:
+    - The merged value, a map or a list. Most specific items come first in merged lists.
+  type: raw
+"""
+
+from collections.abc import Mapping
+
+from ansible.errors import AnsibleFilterError
+from ansible.utils.display import Display
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.strategy import parse_strategy, with_options
+
+_NOT_GIVEN = False
+
+
+def layers_from(value, others, name):
+    """combine's convention: the input and later arguments, or a list of layers; least specific first."""
+    layers = [value] + list(others) if others else value
+    if not isinstance(layers, (list, tuple)):
+        raise AnsibleFilterError('%s: with no argument, the input must be a list of layers, not %s'
+                                 % (name, type(layers).__name__))
+    if not layers:
+        raise AnsibleFilterError('%s: there is nothing to merge: the list of layers is empty' % name)
+    for position, layer in enumerate(layers):
+        if not isinstance(layer, (Mapping, list, tuple)):
+            raise AnsibleFilterError('%s: layer %d (counting from 0, least specific first) must be a map or '
+                                     'a list, not %s' % (name, position, type(layer).__name__))
+    return list(layers)
+
+
+def deep_merge(value, *others, strategy='deep', tuple_keys=None, knockout_prefix=_NOT_GIVEN,
+               lookup_options=None):
+    """Merge layers, least specific first, with Datum's strategies."""
+    layers = layers_from(value, others, 'deep_merge')
+    try:
+        default = with_options(parse_strategy(strategy, 'strategy'), tuple_keys, knockout_prefix, 'strategy')
+        result = merge_layers(layers[::-1], MergeRules(default, lookup_options))
+    except MergeError as exc:
+        raise AnsibleFilterError('deep_merge: %s' % exc) from exc
+    for warning in result.warnings:
+        Display().warning('deep_merge: %s' % warning)
+    return result.value
+
+
+class FilterModule(object):
+    """Datum-style layered merging."""
+
+    def filters(self):
+        return {'deep_merge': deep_merge}

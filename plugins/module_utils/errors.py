@@ -1,0 +1,38 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Exceptions raised by the merge core.
+
+The core is plain Python; plugins translate these into Ansible's own errors
+(AnsibleFilterError, AnsibleLookupError, ...), keeping the message.
+"""
+
+from __future__ import annotations
+
+
+class MergeError(ValueError):
+    """Base class of every error the merge core raises.
+
+    ``path`` is the key path (``a/b/c``) where the problem was found, or ``''``.
+    """
+
+    def __init__(self, message: str, path: str = '') -> None:
+        self.path = path
+        if len(path) > 120:
+            path = path[:120] + '...'
+        if path:
+            message = '%s (at key path %r)' % (message, path)
+        super().__init__(message)
+
+
+class StrategyError(MergeError):
+    """A strategy, sub-strategy or merge option is unknown or malformed."""
+
+
+class MergeInputError(MergeError):
+    """The data to merge does not have the shape the caller promised."""
+
+
+class MergeDepthError(MergeError):
+    """Data nests deeper than MAX_DEPTH (or refers to itself)."""

@@ -1,0 +1,51 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Classification of values into Datum's four data types."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+SCALAR = 'scalar'            # Datum's BaseType
+MAP = 'map'                  # Datum's Hashtable
+SCALAR_LIST = 'scalar_list'  # Datum's baseType_array
+MAP_LIST = 'map_list'        # Datum's hash_array
+EMPTY_LIST = 'empty_list'    # fits either list kind
+
+LIST_KINDS = frozenset((SCALAR_LIST, MAP_LIST, EMPTY_LIST))
+
+
+def is_map(value: Any) -> bool:
+    return isinstance(value, Mapping)
+
+
+def is_list(value: Any) -> bool:
+    return isinstance(value, (list, tuple))
+
+
+def kind_of(value: Any) -> str:
+    """Datum's classification: a list is a hash array when every item is a map."""
+    if isinstance(value, Mapping):
+        return MAP
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return EMPTY_LIST
+        return MAP_LIST if all(isinstance(item, Mapping) for item in value) else SCALAR_LIST
+    return SCALAR
+
+
+def family(kind: str) -> str:
+    """Kinds that can merge with each other share a family."""
+    return 'list' if kind in LIST_KINDS else kind
+
+
+def list_kind(lists: list) -> str:
+    """The kind of a group of lists: that of the most specific non-empty one."""
+    for value in lists:
+        kind = kind_of(value)
+        if kind != EMPTY_LIST:
+            return kind
+    return EMPTY_LIST

@@ -1,0 +1,102 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Which strategy applies at a key path: lookup_options and default_lookup_options.
+
+Resolution order (SPEC): an exact key path, then ``^`` regex keys in the order
+they were declared, then the default.  Paths use ``/``; Datum's ``\\`` is
+accepted in exact keys, and a regex is tried against both spellings of the
+path so Datum's ``^Security\\\\.*`` keeps working.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
+from ansible_collections.strata.hier.plugins.module_utils.strategy import (
+    PRESETS, MOST_SPECIFIC, MergeStrategy, parse_strategy,
+)
+
+DEFAULT_RULE = 'default_lookup_options'
+Rule = Tuple[MergeStrategy, str]
+
+
+def join_path(path: Sequence[Any]) -> str:
+    return '/'.join(str(part) for part in path)
+
+
+def split_path(path: Any) -> Tuple[str, ...]:
+    """``a/b``, ``a\\b`` or a list of keys -> a tuple of keys."""
+    if isinstance(path, (list, tuple)):
+        return tuple(str(part) for part in path)
+    text = str(path).replace('\\', '/').strip('/')
+    return tuple(text.split('/')) if text else ()
+
+
+class MergeRules:
+    """The strategies a merge uses, by key path."""
+
+    def __init__(self, default: Any = MOST_SPECIFIC, lookup_options: Optional[Mapping] = None,
+                 case_insensitive_keys: bool = False) -> None:
+        self.case_insensitive_keys = case_insensitive_keys
+        self.default: Rule = (parse_strategy(default, DEFAULT_RULE), DEFAULT_RULE)
+        self._exact: Dict[str, Rule] = {}
+        self._regexes: List[Tuple[Any, Rule]] = []
+        self._cache: Dict[str, Optional[Rule]] = {}
+        if lookup_options is None:
+            lookup_options = {}
+        if not isinstance(lookup_options, Mapping):
+            raise StrategyError('lookup_options must be a map of key paths to strategies, not %s'
+                                % type(lookup_options).__name__)
+        for key, spec in lookup_options.items():
+            self._add(str(key), spec)
+        self.has_rules = bool(self._exact or self._regexes)
+
+    def fold(self, key: Any) -> Any:
+        """The form under which a key is compared."""
+        if self.case_insensitive_keys and isinstance(key, str):
+            return key.casefold()
+        return key
+
+    def _add(self, key: str, spec: Any) -> None:
+        where = 'lookup_options %r' % key
+        rule = (parse_strategy(spec, where), key)
+        if key.startswith('^'):
+            flags = re.IGNORECASE if self.case_insensitive_keys else 0
+            try:
+                self._regexes.append((re.compile(key, flags), rule))
+            except re.error as exc:
+                raise StrategyError('invalid regular expression in %s: %s' % (where, exc))
+        else:
+            self._exact[self.fold(join_path(split_path(key)))] = rule
+
+    def explicit(self, path: Sequence[Any]) -> Optional[Rule]:
+        """The rule written for this path, or None when only the default applies."""
+        if not self.has_rules:
+            return None
+        text = join_path(path)
+        if text in self._cache:
+            return self._cache[text]
+        rule = self._exact.get(self.fold(text))
+        if rule is None:
+            backslashed = text.replace('/', '\\')
+            for regex, candidate in self._regexes:
+                if regex.search(text) or regex.search(backslashed):
+                    rule = candidate
+                    break
+        self._cache[text] = rule
+        return rule
+
+    def resolve(self, path: Sequence[Any]) -> Rule:
+        """The rule for a path: its own, else the default."""
+        return self.explicit(path) or self.default
+
+
+def rules_from(strategy: Any = None, lookup_options: Optional[Mapping] = None,
+               case_insensitive_keys: bool = False) -> MergeRules:
+    return MergeRules(PRESETS[MOST_SPECIFIC] if strategy is None else strategy,
+                      lookup_options, case_insensitive_keys)
