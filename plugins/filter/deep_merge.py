@@ -16,6 +16,10 @@ description:
   - "V([a, b, c] | strata.hier.deep_merge) equals V(a | strata.hier.deep_merge(b, c))."
   - Merging follows Datum's strategies, the same merge core the P(strata.hier.hier#lookup) lookup uses.
     See the collection's C(docs/merge-strategies.md) for every strategy and where the collection departs from Datum.
+  - When the layers are maps, each of their top-level keys merges as a P(strata.hier.hier#lookup) lookup of
+    that key would, by its own rule in O(lookup_options) or else by O(strategy); a top-level C(--key) removes
+    that key from less specific layers (unless O(strategy) has no knockout prefix).
+    When the layers are lists, O(strategy) applies to the lists themselves.
   - The inputs are never modified; the result shares no map or list with them.
 positional: _input, _layers
 options:
@@ -112,7 +116,7 @@ from ansible.errors import AnsibleFilterError
 from ansible.utils.display import Display
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import parse_strategy, with_options
 
@@ -140,7 +144,11 @@ def deep_merge(value, *others, strategy='deep', tuple_keys=None, knockout_prefix
     layers = layers_from(value, others, 'deep_merge')
     try:
         default = with_options(parse_strategy(strategy, 'strategy'), tuple_keys, knockout_prefix, 'strategy')
-        result = merge_layers(layers[::-1], MergeRules(default, lookup_options))
+        rules = MergeRules(default, lookup_options)
+        if all(isinstance(layer, Mapping) for layer in layers):
+            result = merge_documents(layers[::-1], rules)
+        else:
+            result = merge_layers(layers[::-1], rules)
     except MergeError as exc:
         raise AnsibleFilterError('deep_merge: %s' % exc) from exc
     for warning in result.warnings:

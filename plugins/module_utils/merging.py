@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Sequence, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeInputError
 from ansible_collections.strata.hier.plugins.module_utils.hash_array import group_items
 from ansible_collections.strata.hier.plugins.module_utils.knockout import is_marker, unmark
 from ansible_collections.strata.hier.plugins.module_utils.kinds import (
@@ -71,6 +71,23 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = ()) -> Me
         value = engine.merge(keys, found, strategy, 0)
         sources = layers if _merges(found[0], strategy) else layers[:1]
     return MergeResult(value, True, strategy, rule, sources, engine.warnings)
+
+
+def merge_documents(documents: Sequence[Any], rules: MergeRules) -> MergeResult:
+    """Merge whole documents (maps), most specific first: each top-level key merges as a lookup of it would.
+
+    A key uses its own rule or the default, whatever the other keys do; ``--key`` at the top
+    removes that key from less specific documents when the default has a knockout prefix.
+    """
+    default, rule = rules.default
+    layers = [index for index, document in enumerate(documents) if document is not None]
+    for index in layers:
+        if not isinstance(documents[index], Mapping):
+            raise MergeInputError('document %d is a %s, not a map' % (index, type(documents[index]).__name__))
+    engine = _Engine(rules)
+    value = engine.maps((), [documents[index] for index in layers], default.with_(merge_hash=DEEP), 0,
+                        layers, documents=True)
+    return MergeResult(value, bool(layers), default, rule, engine.sources, engine.warnings)
 
 
 def _family(value: Any) -> str:
@@ -188,8 +205,11 @@ class _Engine:
         return entries
 
     def maps(self, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy, depth: int,
-             layers: Any = None) -> dict:
-        """Merge maps key by key; with ``layers`` (their layer indexes) also record each key's sources."""
+             layers: Any = None, documents: bool = False) -> dict:
+        """Merge maps key by key; with ``layers`` (their layer indexes) also record each key's sources.
+
+        ``documents``: the maps are whole documents, whose keys each use their own rule or the default.
+        """
         if strategy.merge_hash == MOST_SPECIFIC:
             maps = maps[:1]
         result = {}
@@ -198,7 +218,10 @@ class _Engine:
                 result[key] = None
                 continue
             child_path = path + (key,)
-            child_strategy = self.child_strategy(child_path, values[0], strategy)
+            if documents:
+                child_strategy = self.rules.resolve(child_path)[0]
+            else:
+                child_strategy = self.child_strategy(child_path, values[0], strategy)
             if _is_whole(child_strategy):
                 values, indexes = values[:1], indexes[:1]
             result[key] = self.merge(child_path, values, child_strategy, depth + 1)

@@ -177,3 +177,24 @@ class TestSourcesAndSafety:
             current['k'] = {}
             current = current['k']
         assert merged(within, within) == within
+
+
+class TestDocuments:
+    def test_each_top_key_merges_as_its_own_lookup(self):
+        from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents
+        most_specific_with_knockout = {'merge_options': {'knockout_prefix': '--'}}
+        rules = MergeRules(most_specific_with_knockout, {'Net': 'hash', 'Features': 'Unique'})
+        node = {'Net': {'Dns': 'b'}, 'Features': ['x'], 'Role': {'n': 1}, '--Gone': None}
+        role = {'Net': {'Dns': 'a', 'Gw': 'g'}, 'Features': ['y'], 'Role': {'r': 1}, 'Gone': 1, 'Only': 2}
+        result = merge_documents([node, None, role], rules)
+        assert result.value == {'Net': {'Dns': 'b', 'Gw': 'g'}, 'Features': ['x', 'y'], 'Role': {'n': 1}, 'Only': 2}
+        assert result.sources == {'Net': [0, 2], 'Features': [0, 2], 'Role': [0], 'Only': [2]}
+        assert merge_documents([None], rules).found is False
+        without_knockout = MergeRules('MostSpecific')
+        assert merge_documents([{'--Gone': None}, {'Gone': 1}], without_knockout).value == {'--Gone': None, 'Gone': 1}
+
+    def test_documents_must_be_maps(self):
+        from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError
+        from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents
+        with pytest.raises(MergeInputError, match='document 1 is a list'):
+            merge_documents([{}, ['a']], DEEP)
