@@ -15,7 +15,6 @@ SCALAR_LIST = 'scalar_list'  # Datum's baseType_array
 MAP_LIST = 'map_list'        # Datum's hash_array
 EMPTY_LIST = 'empty_list'    # fits either list kind
 
-LIST_KINDS = frozenset((SCALAR_LIST, MAP_LIST, EMPTY_LIST))
 
 
 def is_map(value: Any) -> bool:
@@ -37,9 +36,22 @@ def kind_of(value: Any) -> str:
     return SCALAR
 
 
-def family(kind: str) -> str:
-    """Kinds that can merge with each other share a family."""
-    return 'list' if kind in LIST_KINDS else kind
+LIST = 'list'                # the family of every list kind
+_FAMILY_BY_TYPE = {dict: MAP, list: LIST, tuple: LIST, str: SCALAR, int: SCALAR, float: SCALAR,
+                   bool: SCALAR, type(None): SCALAR}
+
+
+def family_of(value: Any) -> str:
+    """MAP, LIST or SCALAR: values of one family can merge with each other.
+
+    Looked up by type first (the merge's hot path), then by isinstance for
+    subclasses such as Ansible's tagged or unsafe types, whose answer is cached.
+    """
+    family = _FAMILY_BY_TYPE.get(type(value))
+    if family is None:
+        family = MAP if isinstance(value, Mapping) else LIST if isinstance(value, (list, tuple)) else SCALAR
+        _FAMILY_BY_TYPE[type(value)] = family
+    return family
 
 
 def list_kind(lists: list) -> str:

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeInputError
 from ansible_collections.strata.hier.plugins.module_utils.hash_array import group_items
-from ansible_collections.strata.hier.plugins.module_utils.knockout import is_marker, unmark
 from ansible_collections.strata.hier.plugins.module_utils.kinds import (
-    EMPTY_LIST, MAP, MAP_LIST, SCALAR, list_kind,
+    EMPTY_LIST, LIST, MAP, MAP_LIST, SCALAR, family_of, list_kind,
 )
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules, join_path, split_path
 from ansible_collections.strata.hier.plugins.module_utils.strategy import (
@@ -47,7 +46,7 @@ class MergeResult:
     strategy: MergeStrategy
     rule: str
     sources: Any = None
-    """Layer indexes that supplied the value: a list, or for a map a list per top-level key."""
+    """Indexes of the layers that supplied the value: a list, or for a map a list per top-level key."""
     warnings: List[str] = field(default_factory=list)
 
 
@@ -62,14 +61,17 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = ()) -> Me
     if not layers:
         return MergeResult(None, False, strategy, rule, [])
     engine = _Engine(rules)
-    layers = engine.same_family(keys, layers, values)
-    found = [values[index] for index in layers]
-    if _family(found[0]) == MAP:
-        value = engine.maps(keys, found, strategy, 0, layers)
+    family = family_of(values[layers[0]])
+    kept = [index for index in layers if family_of(values[index]) is family]
+    if len(kept) != len(layers):
+        engine.warn_mismatch(keys, family)
+    found = [values[index] for index in kept]
+    if family is MAP:
+        value = engine.maps(keys, found, strategy, 0, kept)
         sources = engine.sources
     else:
-        value = engine.merge(keys, found, strategy, 0)
-        sources = layers if _merges(found[0], strategy) else layers[:1]
+        value = engine.merge(keys, found, strategy, 0, family)
+        sources = kept if _merges(found[0], strategy) else kept[:1]
     return MergeResult(value, True, strategy, rule, sources, engine.warnings)
 
 
@@ -90,24 +92,16 @@ def merge_documents(documents: Sequence[Any], rules: MergeRules) -> MergeResult:
     return MergeResult(value, bool(layers), default, rule, engine.sources, engine.warnings)
 
 
-def _family(value: Any) -> str:
-    if isinstance(value, Mapping):
-        return MAP
-    if isinstance(value, (list, tuple)):
-        return 'list'
-    return SCALAR
-
-
 def _is_whole(strategy: MergeStrategy) -> bool:
     return MOST_SPECIFIC == strategy.merge_hash == strategy.merge_basetype_array == strategy.merge_hash_array
 
 
 def _merges(value: Any, strategy: MergeStrategy) -> bool:
     """Whether a value of this shape takes content from more than one layer."""
-    family = _family(value)
-    if family == MAP:
+    family = family_of(value)
+    if family is MAP:
         return strategy.merge_hash != MOST_SPECIFIC
-    if family == SCALAR:
+    if family is SCALAR:
         return False
     return (strategy.merge_hash_array if list_kind([value]) == MAP_LIST
             else strategy.merge_basetype_array) != MOST_SPECIFIC
@@ -117,33 +111,37 @@ def freeze(value: Any, depth: int = 0) -> Any:
     """A hashable stand-in for a value; equal values give equal stand-ins."""
     if depth > MAX_DEPTH:
         raise MergeDepthError('a list item nests deeper than %d levels, or refers to itself' % MAX_DEPTH)
-    if isinstance(value, Mapping):
+    family = family_of(value)
+    if family is MAP:
         return ('map', frozenset((freeze(k, depth + 1), freeze(v, depth + 1)) for k, v in value.items()))
-    if isinstance(value, (list, tuple)):
+    if family is LIST:
         return ('list', tuple(freeze(item, depth + 1) for item in value))
     if isinstance(value, bool):
         return ('bool', value)    # YAML's true is not the integer 1
     return value
 
 
+def _too_deep(path: Sequence[Any]) -> MergeDepthError:
+    return MergeDepthError('data nests deeper than %d levels, or refers to itself' % MAX_DEPTH, join_path(path))
+
+
 class _Engine:
     def __init__(self, rules: MergeRules) -> None:
         self.rules = rules
-        self.fold = rules.fold
         self.warnings: List[str] = []
         self.sources: Dict[Any, List[int]] = {}
         self._derived: Dict[Tuple[MergeStrategy, str], MergeStrategy] = {}
 
+    def warn_mismatch(self, path: Sequence[Any], family: str) -> None:
+        self.warnings.append('type mismatch at %r: the most specific value is a %s; less specific values '
+                             'of another type were ignored' % (join_path(path) or '(root)', family))
+
     def tuple_value(self, value: Any) -> Any:
-        return freeze(self.fold(value))
+        return freeze(self.rules.fold(value))
 
     def whole(self, strategy: MergeStrategy) -> MergeStrategy:
         """Take the most specific value whole, still dropping markers of the prefix in force."""
         return self._derive(strategy, MOST_SPECIFIC)
-
-    def deep_items(self, strategy: MergeStrategy) -> MergeStrategy:
-        """DeepTuple merges matched items key by key, recursively."""
-        return self._derive(strategy, DEEP)
 
     def _derive(self, strategy: MergeStrategy, merge_hash: str) -> MergeStrategy:
         key = (strategy, merge_hash)
@@ -157,91 +155,118 @@ class _Engine:
             self._derived[key] = derived
         return derived
 
-    def same_family(self, path: Sequence[Any], layers: List[int], values: Sequence[Any]) -> List[int]:
-        """Keep the layers whose value has the most specific one's shape; warn about the others."""
-        family = _family(values[layers[0]])
-        kept = [index for index in layers if _family(values[index]) == family]
-        if len(kept) != len(layers):
-            self.warnings.append(
-                'type mismatch at %r: the most specific value is a %s; less specific values of '
-                'another type were ignored' % (join_path(path) or '(root)', family))
-        return kept
-
-    def merge(self, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy, depth: int) -> Any:
-        if depth > MAX_DEPTH:
-            raise MergeDepthError('data nests deeper than %d levels, or refers to itself' % MAX_DEPTH,
-                                  join_path(path))
+    def merge(self, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy, depth: int,
+              family: Optional[str] = None) -> Any:
+        if family is None:
+            family = family_of(values[0])
         if len(values) > 1:
-            values = [values[index] for index in self.same_family(path, list(range(len(values))), values)]
-        first = values[0]
-        if isinstance(first, Mapping):
+            values = self.same_family(path, values, family)
+        if family is MAP:
             return self.maps(path, values, strategy, depth)
-        if isinstance(first, (list, tuple)):
+        if family is LIST:
             return self.lists(path, values, strategy, depth)
-        return first
+        return values[0]
+
+    def same_family(self, path: Sequence[Any], values: List[Any], family: str) -> List[Any]:
+        """The values of the most specific value's family; warn when others were dropped."""
+        for value in values:
+            if family_of(value) is not family:
+                self.warn_mismatch(path, family)
+                return [value for value in values if family_of(value) is family]
+        return values
 
     # --- maps -------------------------------------------------------------------------
-    def collect_keys(self, maps: Sequence[Mapping], prefix: Any) -> Dict[Any, list]:
-        """Key -> [key as most specifically written, non-null values, their map indexes]."""
-        entries: Dict[Any, list] = {}
+    def collect_keys(self, maps: Sequence[Mapping], prefix: Optional[str], track: bool) -> tuple:
+        """Per key (folded when keys are case-insensitive): the non-null values, most specific first.
+
+        Also returns the key as most specifically written (case-insensitive only) and, when
+        ``track``, the indexes of the maps that supplied each key.
+        """
+        if not (track or self.rules.case_insensitive_keys):
+            entries = _plain_collect(maps)
+            if not _may_hold_markers(entries, prefix):
+                return entries, None, None
+        fold = self.rules.case_insensitive_keys
+        entries: Dict[Any, List[Any]] = {}
+        spelled: Optional[Dict[Any, Any]] = {} if fold else None
+        supplied: Optional[Dict[Any, List[int]]] = {} if track else None
         knocked: set = set()
-        fold = self.fold
         for index, mapping in enumerate(maps):
             knocks = []
             for key, value in mapping.items():
-                if is_marker(key, prefix):
-                    knocks.append(fold(unmark(key, prefix)))
+                is_text = isinstance(key, str)
+                if prefix is not None and is_text and key.startswith(prefix):
+                    knocks.append(self.rules.fold(key[len(prefix):]))
                     continue
-                folded = fold(key)
-                if folded in knocked:
+                folded = key.casefold() if fold and is_text else key
+                if knocked and folded in knocked:
                     continue
-                entry = entries.get(folded)
-                if entry is None:
-                    entries[folded] = entry = [key, [], []]
+                values = entries.get(folded)
+                if values is None:
+                    entries[folded] = values = []
+                    if spelled is not None:
+                        spelled[folded] = key
+                    if supplied is not None:
+                        supplied[folded] = []
                 if value is not None:
-                    entry[1].append(value)
-                    entry[2].append(index)
+                    values.append(value)
+                    if supplied is not None:
+                        supplied[folded].append(index)
             knocked.update(knocks)
-        return entries
+        return entries, spelled, supplied
 
     def maps(self, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy, depth: int,
-             layers: Any = None, documents: bool = False) -> dict:
+             layers: Optional[List[int]] = None, documents: bool = False) -> dict:
         """Merge maps key by key; with ``layers`` (their layer indexes) also record each key's sources.
 
         ``documents``: the maps are whole documents, whose keys each use their own rule or the default.
         """
+        if depth > MAX_DEPTH:
+            raise _too_deep(path)
         if strategy.merge_hash == MOST_SPECIFIC:
             maps = maps[:1]
+        entries, spelled, supplied = self.collect_keys(maps, strategy.knockout_prefix, layers is not None)
         result = {}
-        for key, values, indexes in self.collect_keys(maps, strategy.knockout_prefix).values():
+        for folded, values in entries.items():
+            key = folded if spelled is None else spelled[folded]
             if not values:
                 result[key] = None
                 continue
-            child_path = path + (key,)
-            if documents:
-                child_strategy = self.rules.resolve(child_path)[0]
+            if _SCALAR_TYPES.issuperset(map(type, values)):     # the hot path: plain scalars
+                family = SCALAR
             else:
-                child_strategy = self.child_strategy(child_path, values[0], strategy)
-            if _is_whole(child_strategy):
-                values, indexes = values[:1], indexes[:1]
-            result[key] = self.merge(child_path, values, child_strategy, depth + 1)
-            if layers is not None:
-                supplied = [layers[index] for index in indexes]
-                self.sources[key] = supplied if _merges(values[0], child_strategy) else supplied[:1]
+                family = family_of(values[0])
+                values = self.same_family(path + (key,), values, family)
+            if family is SCALAR:
+                result[key] = values[0]
+                child_strategy = strategy
+            else:
+                child_path = path + (key,)
+                if documents:
+                    child_strategy = self.rules.resolve(child_path)[0]
+                else:
+                    child_strategy = self.child_strategy(child_path, family, strategy)
+                result[key] = self.merge(child_path, values[:1] if _is_whole(child_strategy) else values,
+                                         child_strategy, depth + 1, family)
+            if supplied is not None:
+                indexes = [layers[index] for index in supplied[folded]]
+                self.sources[key] = indexes if _merges(values[0], child_strategy) else indexes[:1]
         return result
 
-    def child_strategy(self, path: Tuple[Any, ...], value: Any, parent: MergeStrategy) -> MergeStrategy:
+    def child_strategy(self, path: Tuple[Any, ...], family: str, parent: MergeStrategy) -> MergeStrategy:
         rule = self.rules.explicit(path)
         if rule is not None:
             return rule[0]
         if parent.merge_hash != DEEP:
             return self.whole(parent)
-        if isinstance(value, (list, tuple)):
+        if family is LIST:
             return self.rules.default[0]
         return parent
 
     # --- lists ------------------------------------------------------------------------
     def lists(self, path: Tuple[Any, ...], lists: List[Any], strategy: MergeStrategy, depth: int) -> list:
+        if depth > MAX_DEPTH:
+            raise _too_deep(path)
         kind = list_kind(lists)
         if kind == EMPTY_LIST:
             return []
@@ -255,17 +280,16 @@ class _Engine:
 
     def basetype_arrays(self, path: Tuple[Any, ...], lists: List[Any], strategy: MergeStrategy,
                         depth: int) -> list:
-        mode = strategy.merge_basetype_array
-        if mode == MOST_SPECIFIC:
+        if strategy.merge_basetype_array == MOST_SPECIFIC:
             lists = lists[:1]
         prefix = strategy.knockout_prefix
-        unique = mode == UNIQUE
+        unique = strategy.merge_basetype_array == UNIQUE
         result, seen, knocked = [], set(), set()
         for items in lists:
             knocks = []
             for item in items:
-                if is_marker(item, prefix):
-                    knocks.append(unmark(item, prefix))
+                if prefix is not None and isinstance(item, str) and item.startswith(prefix):
+                    knocks.append(item[len(prefix):])
                     continue
                 if knocked and _knockout_text(item) in knocked:
                     continue
@@ -274,23 +298,50 @@ class _Engine:
                     if identity in seen:
                         continue
                     seen.add(identity)
-                result.append(self.copy_item(path, item, strategy, depth))
+                if family_of(item) is not SCALAR:     # a list mixing scalars and containers
+                    item = self.merge(path, [item], self.whole(strategy), depth + 1)
+                result.append(item)
             knocked.update(knocks)
         return result
 
-    def copy_item(self, path: Tuple[Any, ...], item: Any, strategy: MergeStrategy, depth: int) -> Any:
-        if isinstance(item, (Mapping, list, tuple)):
-            return self.merge(path, [item], self.whole(strategy), depth + 1)
-        return item
-
     def hash_arrays(self, path: Tuple[Any, ...], lists: List[Any], strategy: MergeStrategy, depth: int) -> list:
         if strategy.merge_hash_array == DEEP_TUPLE:
-            item_strategy = self.deep_items(strategy)
+            item_strategy = self._derive(strategy, DEEP)     # matched items merge key by key
         else:
             item_strategy = self.whole(strategy)
-        return [self.maps(path, group[:1] if item_strategy.merge_hash == MOST_SPECIFIC else group,
-                          item_strategy, depth + 1)
+        whole = item_strategy.merge_hash == MOST_SPECIFIC
+        return [self.maps(path, group[:1] if whole else group, item_strategy, depth + 1)
                 for group in group_items(lists, strategy, self.tuple_value)]
+
+
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+
+
+def _may_hold_markers(keys: Mapping, prefix: Optional[str]) -> bool:
+    """Whether any key may start with the knockout prefix.
+
+    The merge's hot path: joining text keys and searching the result runs in C;
+    a non-text key or a false alarm only sends the maps down the general path.
+    """
+    if prefix is None or not keys:
+        return False
+    try:
+        return ('\n' + '\n'.join(keys)).find('\n' + prefix) >= 0
+    except TypeError:
+        return True
+
+
+def _plain_collect(maps: Sequence[Mapping]) -> Dict[Any, List[Any]]:
+    """collect_keys without knockout, case folding or tracking."""
+    entries: Dict[Any, List[Any]] = {key: [] if value is None else [value] for key, value in maps[0].items()}
+    for mapping in maps[1:]:
+        for key, value in mapping.items():
+            if key in entries:
+                if value is not None:
+                    entries[key].append(value)
+            else:
+                entries[key] = [] if value is None else [value]
+    return entries
 
 
 def _knockout_text(item: Any) -> Any:
