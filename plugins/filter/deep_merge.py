@@ -14,9 +14,9 @@ description:
   - Merges its input with its positional arguments, following the convention of M(ansible.builtin.combine)
     for filters, that is the input is the least specific layer and each later argument is more specific.
   - "V([a, b, c] | strata.hier.deep_merge) equals V(a | strata.hier.deep_merge(b, c))."
-  - Merging follows Datum's strategies, the same merge core the P(strata.hier.hier#lookup) lookup uses.
+  - Merging follows Datum's strategies, implemented once in the collection's merge core.
     See the collection's C(docs/merge-strategies.md) for every strategy and where the collection departs from Datum.
-  - When the layers are maps, each of their top-level keys merges as a P(strata.hier.hier#lookup) lookup of
+  - When the layers are maps, each of their top-level keys merges on its own, as a hierarchy lookup of
     that key would, by its own rule in O(lookup_options) or else by O(strategy); a top-level C(--key) removes
     that key from less specific layers (unless O(strategy) has no knockout prefix).
     When the layers are lists, O(strategy) applies to the lists themselves.
@@ -66,14 +66,12 @@ options:
         list uses its own rule or O(strategy).
     type: dict
 notes:
-  - Datum treats null as "not found": a null value never overrides a less specific one.
+  - Datum treats null as not found, so a null value never overrides a less specific one.
   - When layers hold different types at the same path, the most specific value wins and a warning is shown.
   - Data nesting deeper than 64 levels, or referring to itself, is an error.
 seealso:
   - plugin: ansible.builtin.combine
     plugin_type: filter
-  - plugin: strata.hier.hier
-    plugin_type: lookup
 """
 
 EXAMPLES = r"""
