@@ -12,6 +12,7 @@ path so Datum's ``^Security\\\\.*`` keeps working.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -91,12 +92,16 @@ class MergeRules:
         self._cache[text] = rule
         return rule
 
+    def with_rule(self, path: Sequence[Any], spec: Any, name: str) -> 'MergeRules':
+        """A copy whose rule for ``path`` is ``spec`` (a lookup's ``merge`` option)."""
+        clone = copy.copy(self)
+        clone._exact = dict(self._exact)
+        clone._exact[self.fold(join_path(path))] = (parse_strategy(spec, name), name)
+        clone._cache = {}
+        clone.has_rules = True
+        return clone
+
     def resolve(self, path: Sequence[Any]) -> Rule:
         """The rule for a path: its own, else the default."""
         return self.explicit(path) or self.default
 
-
-def rules_from(strategy: Any = None, lookup_options: Optional[Mapping] = None,
-               case_insensitive_keys: bool = False) -> MergeRules:
-    return MergeRules(PRESETS[MOST_SPECIFIC] if strategy is None else strategy,
-                      lookup_options, case_insensitive_keys)

@@ -1,0 +1,194 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+name: hier
+short_description: Look a key up across a hierarchy of YAML data, merged by per-key rules
+version_added: 0.1.0
+author: strata.hier contributors
+description:
+  - Reads the levels of a hierarchy (node, environment, role, location, baseline, ...) from a data folder and
+    merges the values a key has there with Datum's strategies, chosen per key in the configuration.
+  - The configuration is strata's C(hier.yml) or Datum's own C(Datum.yml) (recognised by its name); see the
+    collection's C(docs/hierarchy.md).
+  - Level paths such as C(AllNodes/%{Environment}/%{NodeName}) take the host's variables; a level whose variable
+    is undefined is skipped. Folders are maps and C(*.yml), C(*.yaml), C(*.json) files are keys named by their
+    stem; a path may continue into the keys of a file.
+  - Files load through Ansible's DataLoader, so vault-encrypted files and C(!vault) values work. Each file is
+    parsed once per process.
+  - Strings holding C({{ }}) are returned as written unless O(render=true).
+  - With C(-vvv), the levels read, found and skipped are printed.
+options:
+  _terms:
+    description: Key paths to look up, such as V(Packages) or V(SoftwareBaseline/Packages) (Datum's V(\\) works too).
+    required: true
+    type: list
+    elements: str
+  config:
+    description:
+      - The hierarchy configuration, C(hier.yml) or C(Datum.yml). A relative path is relative to the playbook's folder.
+    type: path
+    env:
+      - name: STRATA_HIER_CONFIG
+    ini:
+      - section: strata_hier
+        key: config
+  default:
+    description:
+      - Returned for a key found on no level, whatever its value (V([]), V(0), V(false), V("")).
+      - Without it, a key found nowhere is an error.
+    type: raw
+  merge:
+    description:
+      - A strategy that replaces the configured rule of the looked-up key path for this call
+        (a preset, a sub-strategy name or a Datum strategy map, as in C(lookup_options)).
+    type: raw
+  query:
+    description:
+      - A JMESPath expression applied to the merged value, such as V([?Ensure=='Present'].Name).
+      - Needs the C(jmespath) Python library on the controller.
+    type: str
+  explain:
+    description:
+      - Return, instead of the value, how it was obtained C({key, value, found, strategy, rule, levels}); each level
+        reports C(level), C(path), C(file), C(found), C(skipped) and C(reason).
+    type: bool
+    default: false
+  render:
+    description:
+      - Render C({{ }}) templates found in the data with the host's variables. Off by default on every
+        ansible-core version, so data is returned as written.
+    type: bool
+    default: false
+notes:
+  - Keys compare case-sensitively unless the configuration sets C(case_insensitive_keys) (a C(Datum.yml) does).
+  - Datum handlers (C([ENC=...]), C([x= ... =])) are not run; a value holding one is an error naming the file and key.
+seealso:
+  - plugin: strata.hier.deep_merge
+    plugin_type: filter
+"""
+
+EXAMPLES = r"""
+- name: Packages of this host, merged across its levels
+  ansible.builtin.debug:
+    msg: "{{ lookup('strata.hier.hier', 'Packages', config='hier.yml') }}"
+
+- name: Several keys, a nested key and a default
+  ansible.builtin.debug:
+    msg: "{{ query('strata.hier.hier', 'Timezone', 'SoftwareBaseline/Packages', 'Missing', default=[]) }}"
+
+- name: Names of the packages to install (JMESPath)
+  ansible.builtin.debug:
+    msg: "{{ lookup('strata.hier.hier', 'Packages', query=\"[?Ensure=='Present'].Name\") }}"
+
+- name: Why does this host get this value?
+  ansible.builtin.debug:
+    msg: "{{ lookup('strata.hier.hier', 'NetworkConfig', explain=true) }}"
+
+- name: Merge differently for this call
+  ansible.builtin.debug:
+    msg: "{{ lookup('strata.hier.hier', 'WindowsFeatures', merge='Unique') }}"
+"""
+
+RETURN = r"""
+_raw:
+  description:
+    - One merged value per term (with O(explain), one report per term).
+  type: list
+  elements: raw
+"""
+
+import os
+
+from ansible.errors import AnsibleLookupError, AnsibleUndefinedVariable
+from ansible.module_utils.common.text.converters import to_native
+from ansible.plugins.lookup import LookupBase
+from ansible.utils.display import Display
+
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, plain, trust_as_template
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import get_hierarchy
+
+display = Display()
+
+
+class LookupModule(LookupBase):
+
+    def run(self, terms, variables=None, **kwargs):
+        self.set_options(var_options=variables, direct=kwargs)
+        variables = variables or {}
+        hierarchy = get_hierarchy(self._config_path(), self._loader)
+        expansions = hierarchy.expand_levels(variables, self._fetch)
+        results = []
+        for term in terms:
+            resolution = hierarchy.lookup(term, variables, merge=self.get_option('merge'), expansions=expansions)
+            self._trace(resolution)
+            for warning in resolution.warnings:
+                display.warning('strata.hier.hier %s: %s' % (resolution.key, warning))
+            if self.get_option('explain'):
+                results.append(plain(resolution.explain()))
+                continue
+            results.append(self._answer(resolution, kwargs))
+        return results
+
+    def _config_path(self):
+        config = self.get_option('config')
+        if not config:
+            raise AnsibleLookupError('strata.hier.hier: no hierarchy configuration: give config=..., set '
+                                     'STRATA_HIER_CONFIG or [strata_hier] config in ansible.cfg')
+        return config if os.path.isabs(config) else os.path.join(self._loader.get_basedir(), config)
+
+    def _fetch(self, variables, name):
+        """A host variable, templated; undefined ones raise KeyError so the level is skipped."""
+        value = variables[name]
+        try:
+            return self._templar.template(value)
+        except AnsibleUndefinedVariable:
+            raise KeyError(name)
+
+    def _answer(self, resolution, kwargs):
+        if not resolution.found:
+            if 'default' not in kwargs:
+                raise AnsibleLookupError('strata.hier.hier: %r was found on no level of the hierarchy '
+                                         '(use explain=true to see the levels read, or give a default)'
+                                         % resolution.key)
+            return self.get_option('default')
+        value = resolution.value
+        if self.get_option('query'):
+            value = self._query(value)
+        if self.get_option('render'):
+            value = self._render(value)
+        return plain(value) if is_vault_value(value) else value
+
+    def _query(self, value):
+        try:
+            import jmespath
+        except ImportError:
+            raise AnsibleLookupError('strata.hier.hier: query= needs the jmespath Python library '
+                                     '(pip install jmespath on the controller)')
+        try:
+            return jmespath.search(self.get_option('query'), plain(value))
+        except jmespath.exceptions.JMESPathError as exc:
+            raise AnsibleLookupError('strata.hier.hier: query %r: %s' % (self.get_option('query'), to_native(exc)))
+
+    def _render(self, value):
+        if isinstance(value, dict):
+            return {key: self._render(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [self._render(item) for item in value]
+        if isinstance(value, str) and not is_vault_value(value) and ('{{' in value or '{%' in value):
+            return self._templar.template(trust_as_template(value))
+        return value
+
+    def _trace(self, resolution):
+        if display.verbosity < 3:
+            return
+        display.vvv('strata.hier.hier %s: rule %r, strategy %s' % (resolution.key, resolution.rule,
+                                                                 resolution.strategy.name))
+        for level in resolution.levels:
+            state = 'skipped' if level['skipped'] else 'found' if level['found'] else 'not found'
+            display.vvv('  %-40s %-9s %s %s' % (level['level'], state, level['file'] or level['path'] or '',
+                                                level['reason']))

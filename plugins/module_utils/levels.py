@@ -1,0 +1,96 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Hierarchy levels: path templates such as ``AllNodes/%{Environment}/%{NodeName}``.
+
+``%{Var}`` and ``%{Var.sub}`` take a node's variables; Datum's ``$($Node.Var)``
+is read as ``%{Var}``.  No Jinja: a level is plain text with placeholders.
+A level whose variable is undefined is skipped, with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+
+_PLACEHOLDER = re.compile(r'%\{\s*([^{}\s]+)\s*\}')
+_DATUM_PLACEHOLDER = re.compile(r'\$\(\s*\$Node\.([A-Za-z_][\w.]*)\s*\)')
+_UNDEFINED = object()
+
+
+class LevelError(MergeError):
+    """A level template or the path it expands to is not acceptable."""
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """A level expanded for one node: its key path, or the reason it was skipped."""
+
+    level: str
+    path: Optional[Tuple[str, ...]]
+    reason: str = ''
+
+
+def from_datum(template: str) -> str:
+    """Datum's ResolutionPrecedence entry -> a strata level (``$($Node.X)`` -> ``%{X}``, ``\\`` -> ``/``)."""
+    return _DATUM_PLACEHOLDER.sub(lambda match: '%{' + match.group(1) + '}', template).replace('\\', '/')
+
+
+def variables_in(template: str) -> Tuple[str, ...]:
+    return tuple(match.group(1) for match in _PLACEHOLDER.finditer(template))
+
+
+def expand(template: str, variables: Mapping, fetch: Optional[Callable[[Mapping, str], Any]] = None) -> Expansion:
+    """Fill a level's placeholders from a node's variables.
+
+    ``fetch(variables, name)`` reads one top-level variable and raises KeyError when it is
+    undefined (the lookup passes one that templates Ansible's host variables).
+    """
+    missing = []
+
+    def substitute(match: 're.Match[str]') -> str:
+        value = _resolve(variables, match.group(1), fetch)
+        if value is _UNDEFINED:
+            missing.append(match.group(1))
+            return ''
+        if isinstance(value, (Mapping, list, tuple)) or value is None:
+            raise LevelError('level %r: variable %r is a %s, not a name'
+                             % (template, match.group(1), 'null' if value is None else type(value).__name__))
+        return str(value)
+
+    text = _PLACEHOLDER.sub(substitute, template)
+    if missing:
+        return Expansion(template, None, 'variable %s is undefined' % ', '.join(repr(name) for name in missing))
+    return Expansion(template, split_level(text, template))
+
+
+def _resolve(variables: Mapping, dotted: str, fetch: Optional[Callable[[Mapping, str], Any]]) -> Any:
+    name, _, rest = dotted.partition('.')
+    try:
+        value = fetch(variables, name) if fetch else variables[name]
+    except KeyError:
+        return _UNDEFINED
+    for part in rest.split('.') if rest else ():
+        if not isinstance(value, Mapping) or part not in value:
+            return _UNDEFINED
+        value = value[part]
+    return value
+
+
+def split_level(text: str, template: str = '') -> Tuple[str, ...]:
+    """A level's text -> its path segments, refusing anything that would leave the data folder."""
+    shown = template or text
+    if text.startswith(('/', '\\')) or re.match(r'^[A-Za-z]:[\\/]', text):
+        raise LevelError('level %r expands to the absolute path %r; levels are relative to datadir' % (shown, text))
+    segments = tuple(part for part in re.split(r'[\\/]', text))
+    for segment in segments:
+        if segment in ('..', '.'):
+            raise LevelError('level %r expands to %r, which would leave datadir' % (shown, text))
+        if not segment:
+            raise LevelError('level %r expands to %r, which has an empty path segment' % (shown, text))
+    return segments

@@ -1,0 +1,69 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What differs between the supported ansible-core releases, in one place.
+
+ansible-core 2.19 introduced data tagging: strings loaded from files carry tags,
+templates render only from strings trusted as templates, and vault values are
+``EncryptedString`` objects.  2.16 has ``AnsibleUnicode`` and
+``AnsibleVaultEncryptedUnicode`` instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ansible.module_utils.common.text.converters import to_text
+from ansible.release import __version__ as ansible_version
+
+try:  # ansible-core >= 2.19
+    from ansible.template import trust_as_template as _trust_as_template
+except ImportError:  # ansible-core < 2.19: every string may be templated
+    _trust_as_template = None
+
+try:  # ansible-core >= 2.19
+    from ansible.parsing.vault import EncryptedString as _EncryptedString
+except ImportError:
+    _EncryptedString = None
+
+try:  # ansible-core < 2.19 (kept as an alias later on)
+    from ansible.parsing.yaml.objects import AnsibleVaultEncryptedUnicode as _VaultUnicode
+except ImportError:
+    _VaultUnicode = None
+
+CORE_VERSION = tuple(int(part) for part in ansible_version.split('.')[:2])
+DATA_TAGGING = CORE_VERSION >= (2, 19)
+
+# DataLoader.load_from_file(cache=...) was a bool before 2.17 and a mode string since.
+LOADER_NO_CACHE = 'none' if CORE_VERSION >= (2, 17) else False
+
+_VAULT_TYPES = tuple(kind for kind in (_EncryptedString, _VaultUnicode) if kind is not None)
+
+
+def trust_as_template(value):
+    """Mark a string as a template the user asked to render (a no-op before 2.19)."""
+    return _trust_as_template(value) if _trust_as_template else value
+
+
+def is_vault_value(value) -> bool:
+    return bool(_VAULT_TYPES) and isinstance(value, _VAULT_TYPES)
+
+
+def plain(value):
+    """Builtin types only, vault values decrypted: for JMESPath and for returning bare vault scalars.
+
+    jmespath rejects the tagged types of 2.19 (it checks exact types).
+    """
+    if isinstance(value, Mapping):
+        return {plain(key): plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    if is_vault_value(value):
+        return to_text(str(value) if DATA_TAGGING else value.data)
+    if isinstance(value, bool) or value is None:
+        return value
+    for kind in (str, int, float):
+        if isinstance(value, kind):
+            return kind(value) if type(value) is not kind else value
+    return value

@@ -1,0 +1,122 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Hierarchy configuration: strata's ``hier.yml`` and Datum's ``Datum.yml``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Dict, Optional, Tuple
+
+from ansible.errors import AnsibleError
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.levels import from_datum
+from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import LOADER_NO_CACHE
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
+
+HIER_KEYS = ('datadir', 'hierarchy', 'nodes', 'default_lookup_options', 'lookup_options', 'case_insensitive_keys')
+# Datum.yml keys that only matter to Datum's PowerShell side (handlers, DSC): read and ignored.
+DATUM_KEYS = ('ResolutionPrecedence', 'DatumStructure', 'default_lookup_options', 'lookup_options',
+              'DatumHandlers', 'DatumHandlersThrowOnError', 'DscLocalConfigurationManagerKeyName',
+              'default_json_depth')
+
+
+class ConfigError(AnsibleError):
+    """The hierarchy configuration is missing or wrong."""
+
+
+@dataclass(frozen=True)
+class HierarchyConfig:
+    path: str
+    datadir: str
+    levels: Tuple[str, ...]
+    rules: MergeRules
+    nodes: Optional[str] = None
+    case_insensitive_keys: bool = False
+    mounts: Optional[Dict[str, str]] = None
+    dialect: str = 'hier'
+
+
+def is_datum_config(path: str) -> bool:
+    return os.path.basename(path).lower() in ('datum.yml', 'datum.yaml')
+
+
+def load_config(path: str, loader: Any) -> HierarchyConfig:
+    """Read a hier.yml or Datum.yml file (Datum's, by its name)."""
+    if not os.path.isfile(path):
+        raise ConfigError('hierarchy configuration %s not found' % path)
+    data = loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
+    if not isinstance(data, Mapping):
+        raise ConfigError('hierarchy configuration %s must be a map, not %s' % (path, type(data).__name__))
+    return _from_datum(path, data) if is_datum_config(path) else _from_hier(path, data)
+
+
+def _from_hier(path: str, data: Mapping) -> HierarchyConfig:
+    for key in data:
+        if key not in HIER_KEYS:
+            raise ConfigError('%s: unknown key %r in the hierarchy configuration; valid keys: %s'
+                              % (where(path, [key]), key, ', '.join(HIER_KEYS)))
+    levels = data.get('hierarchy')
+    if not isinstance(levels, list) or not levels or not all(isinstance(level, str) for level in levels):
+        raise ConfigError('%s: hierarchy must be a non-empty list of level paths' % where(path, ['hierarchy']))
+    case_insensitive = data.get('case_insensitive_keys', False)
+    if not isinstance(case_insensitive, bool):
+        raise ConfigError('%s: case_insensitive_keys must be true or false' % where(path, ['case_insensitive_keys']))
+    nodes = data.get('nodes')
+    if nodes is not None and not isinstance(nodes, str):
+        raise ConfigError('%s: nodes must be a glob such as "AllNodes/*/*"' % where(path, ['nodes']))
+    datadir = data.get('datadir', '.')
+    if not isinstance(datadir, str):
+        raise ConfigError('%s: datadir must be a path' % where(path, ['datadir']))
+    return HierarchyConfig(path=path, datadir=_relative_to(path, datadir), levels=tuple(str(level) for level in levels),
+                           rules=_rules(path, data, case_insensitive), nodes=nodes,
+                           case_insensitive_keys=case_insensitive)
+
+
+def _from_datum(path: str, data: Mapping) -> HierarchyConfig:
+    levels = data.get('ResolutionPrecedence')
+    if not isinstance(levels, list) or not levels or not all(isinstance(level, str) for level in levels):
+        raise ConfigError('%s: ResolutionPrecedence must be a non-empty list of paths'
+                          % where(path, ['ResolutionPrecedence']))
+    return HierarchyConfig(path=path, datadir=os.path.dirname(os.path.abspath(path)),
+                           levels=tuple(from_datum(str(level)) for level in levels),
+                           rules=_rules(path, data, True), nodes='AllNodes/*/*', case_insensitive_keys=True,
+                           mounts=_datum_stores(path, data.get('DatumStructure')), dialect='datum')
+
+
+def _datum_stores(path: str, structure: Any) -> Optional[Dict[str, str]]:
+    """DatumStructure's file stores: store name -> folder, relative to Datum.yml."""
+    if structure is None:
+        return None
+    if not isinstance(structure, list):
+        raise ConfigError('%s: DatumStructure must be a list of stores' % where(path, ['DatumStructure']))
+    mounts = {}
+    for store in structure:
+        if not isinstance(store, Mapping) or 'StoreName' not in store:
+            raise ConfigError('%s: each DatumStructure entry needs a StoreName' % where(path, ['DatumStructure']))
+        provider = store.get('StoreProvider', 'Datum::File')
+        if str(provider).lower() != 'datum::file':
+            raise ConfigError('%s: store %r uses the provider %r; only Datum::File stores are supported'
+                              % (where(path, ['DatumStructure']), store['StoreName'], provider))
+        options = store.get('StoreOptions') or {}
+        mounts[str(store['StoreName'])] = str(options.get('Path', store['StoreName'])).replace('\\', '/')
+    return mounts
+
+
+def _relative_to(config_path: str, path: str) -> str:
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(config_path)), path))
+
+
+def _rules(path: str, data: Mapping, case_insensitive: bool) -> MergeRules:
+    try:
+        return MergeRules(data.get('default_lookup_options') or 'MostSpecific', data.get('lookup_options'),
+                          case_insensitive)
+    except MergeError as exc:
+        rule_key = next((key for key in (data.get('lookup_options') or {}) if repr(str(key)) in str(exc)), None)
+        keys = ['lookup_options', rule_key] if rule_key else ['default_lookup_options']
+        raise ConfigError('%s: %s' % (where(path, keys), exc)) from exc

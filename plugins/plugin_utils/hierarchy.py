@@ -1,0 +1,172 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A hierarchy: its configuration, its data store and lookups across its levels.
+
+Used by the lookup plugin (and by the inventory plugin, which looks up every key of a node).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from ansible.errors import AnsibleError
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion, expand
+from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
+from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, load_config
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
+from ansible_collections.strata.hier.plugins.plugin_utils.store import DataStore
+
+# Datum handlers: [ENC=...] (Datum.ProtectedData) and [x= ... =] (Datum.InvokeCommand).
+DATUM_HANDLER = re.compile(r'^\[(?:ENC=[\s\S]*|x=[\s\S]*=)\]$')
+
+
+class HierarchyError(AnsibleError):
+    """A lookup in the hierarchy cannot give a trustworthy answer."""
+
+
+@dataclass
+class Resolution:
+    """A key looked up for one node, with what explain reports."""
+
+    key: str
+    value: Any
+    found: bool
+    strategy: Any
+    rule: str
+    levels: List[Dict[str, Any]] = field(default_factory=list)
+    warnings: List[str] = field(default_factory=list)
+
+    def explain(self) -> Dict[str, Any]:
+        strategy = dict(self.strategy.describe(), name=self.strategy.name)
+        return {'key': self.key, 'value': self.value, 'found': self.found, 'strategy': strategy,
+                'rule': self.rule, 'levels': self.levels}
+
+
+class Hierarchy:
+    """Levels of one configuration over its data store."""
+
+    def __init__(self, config: HierarchyConfig, loader: Any) -> None:
+        self.config = config
+        self.store = DataStore(config.datadir, loader, config.case_insensitive_keys, config.mounts)
+
+    def expand_levels(self, variables: Mapping, fetch: Optional[Callable] = None) -> List[Expansion]:
+        try:
+            return [expand(level, variables, fetch) for level in self.config.levels]
+        except MergeError as exc:
+            raise HierarchyError('%s: %s' % (self.config.path, exc)) from exc
+
+    def lookup(self, key: str, variables: Mapping, fetch: Optional[Callable] = None, merge: Any = None,
+               expansions: Optional[List[Expansion]] = None) -> Resolution:
+        """Merge a key path across the levels expanded from a node's variables."""
+        segments = split_path(key)
+        if not segments:
+            raise HierarchyError('an empty key path was looked up')
+        try:
+            rules = self.config.rules if merge is None else self.config.rules.with_rule(segments, merge, 'merge')
+        except MergeError as exc:
+            raise HierarchyError('lookup of %r: %s' % (key, exc)) from exc
+        prefix = rules.resolve(segments)[0].knockout_prefix
+        values, reports = self._read_levels(expansions or self.expand_levels(variables, fetch), segments, prefix)
+        try:
+            result = merge_layers(values, rules, segments)
+        except MergeError as exc:
+            raise HierarchyError('lookup of %r: %s' % (key, exc)) from exc
+        if result.found:
+            self._refuse_datum_handlers(result.value, values, reports, segments)
+        return Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
+                          reports, result.warnings)
+
+    def _read_levels(self, expansions: Sequence[Expansion], segments: Tuple[str, ...],
+                     prefix: Optional[str]) -> Tuple[list, list]:
+        values, reports, knocked_by = [], [], None
+        for expansion in expansions:
+            report = {'level': expansion.level, 'path': None, 'file': None, 'found': False, 'skipped': False,
+                      'reason': ''}
+            reports.append(report)
+            values.append(None)
+            if expansion.path is None or knocked_by:
+                report.update(skipped=True, reason=expansion.reason or 'knocked out at %s' % knocked_by)
+                continue
+            report['path'] = join_path(expansion.path)
+            found = self.store.get(expansion.path + segments, prefix)
+            report['file'] = self._relative(found.file)
+            if found.knocked_out:
+                knocked_by = report['file']
+                report['reason'] = 'knocks the key out of less specific levels'
+            elif found.value is None:
+                report['reason'] = 'null (not found)' if found.file else 'not found'
+            else:
+                report['found'] = True
+                values[-1] = found.value
+        return values, reports
+
+    def _relative(self, path: Optional[str]) -> Optional[str]:
+        return os.path.relpath(path, self.store.root) if path else None
+
+    def _refuse_datum_handlers(self, merged: Any, values: list, reports: list, segments: Tuple[str, ...]) -> None:
+        """Datum handlers cannot run here: say where one is rather than return its text."""
+        if _handler_in(merged) is None:
+            return
+        for value, report in zip(values, reports):
+            located = _handler_in(value)
+            if located is not None:
+                keys, text = located
+                file = os.path.join(self.store.root, report['file'])
+                raise HierarchyError(
+                    '%s: key %r holds the Datum handler %r, which strata.hier does not run; '
+                    'replace it with plain data (or an Ansible vault value for [ENC=...])'
+                    % (where(file, self._keys_in_file(report, segments) + list(keys)),
+                       join_path(segments + keys), _shorten(text)))
+
+    def _keys_in_file(self, report: dict, segments: Tuple[str, ...]) -> List[str]:
+        """The keys of a level's path and of the looked-up key that lie inside the level's file."""
+        file_stem = os.path.splitext(os.path.basename(report['file']))[0]
+        full = split_path(report['path']) + segments
+        for position, part in enumerate(full):
+            if part == file_stem or (self.config.case_insensitive_keys and part.casefold() == file_stem.casefold()):
+                return list(full[position + 1:])
+        return list(segments)
+
+
+def _handler_in(value: Any, keys: Tuple[str, ...] = ()) -> Optional[Tuple[Tuple[str, ...], str]]:
+    if isinstance(value, str):
+        return (keys, value) if DATUM_HANDLER.match(value.strip()) else None
+    if isinstance(value, Mapping):
+        items = value.items()
+    elif isinstance(value, (list, tuple)):
+        items = ((str(index), item) for index, item in enumerate(value))
+    else:
+        return None
+    for key, item in items:
+        found = _handler_in(item, keys + (str(key),))
+        if found:
+            return found
+    return None
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + '...'
+
+
+_HIERARCHIES: Dict[str, Tuple[int, Hierarchy]] = {}
+
+
+def get_hierarchy(config_path: str, loader: Any) -> Hierarchy:
+    """One Hierarchy per configuration file and process, re-read when the file changes."""
+    real = os.path.realpath(config_path)
+    mtime = os.stat(real).st_mtime_ns if os.path.exists(real) else -1
+    cached = _HIERARCHIES.get(real)
+    if cached and cached[0] == mtime:
+        return cached[1]
+    hierarchy = Hierarchy(load_config(config_path, loader), loader)
+    _HIERARCHIES[real] = (mtime, hierarchy)
+    return hierarchy

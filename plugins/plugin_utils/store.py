@@ -1,0 +1,152 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The data store: a folder of YAML/JSON files read as one tree.
+
+Folders are maps, ``*.yml``/``*.yaml``/``*.json`` files are keys named by their
+stem, and a key path may continue from a file into the keys inside it.  Files
+load through Ansible's DataLoader (so whole-file vault and ``!vault`` values
+work) and are parsed once per process while they do not change.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Dict, Optional, Sequence, Tuple
+
+from ansible.errors import AnsibleError
+
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import LOADER_NO_CACHE
+
+DATA_EXTENSIONS = ('.yml', '.yaml', '.json')
+
+# (real path) -> (mtime_ns, size, parsed data); shared by every store of the process.
+_PARSED: Dict[str, Tuple[int, int, Any]] = {}
+PARSE_COUNT = {'files': 0}
+"""How many files were parsed in this process (the benchmark and tests read it)."""
+
+
+class StoreError(AnsibleError):
+    """A path leaves the data folder, or the folder holds ambiguous files."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a key path holds at one level."""
+
+    value: Any
+    file: Optional[str]      # the file the value came from (a folder for a whole folder)
+    knocked_out: bool = False  # the map holding the last key also holds ``<prefix><key>``
+
+
+NOT_FOUND = Found(None, None)
+
+
+class DataStore:
+    """Read-only view of a data folder as nested maps."""
+
+    def __init__(self, datadir: str, loader: Any, case_insensitive: bool = False,
+                 mounts: Optional[Mapping[str, str]] = None) -> None:
+        self.root = os.path.realpath(datadir)
+        if not os.path.isdir(self.root):
+            raise StoreError('the data folder %s does not exist' % datadir)
+        self.loader = loader
+        self.case_insensitive = case_insensitive
+        self._listings: Dict[str, Tuple[int, Dict[str, Tuple[str, str]]]] = {}
+        self.mounts = {self._fold(name): self.inside(os.path.join(self.root, path), name)
+                       for name, path in (mounts or {}).items()}
+
+    def _fold(self, name: Any) -> Any:
+        return name.casefold() if self.case_insensitive and isinstance(name, str) else name
+
+    def inside(self, path: str, shown: str) -> str:
+        """The real path, refused when it leaves the data folder (``..``, absolute, links)."""
+        real = os.path.realpath(path)
+        if os.path.commonpath([real, self.root]) != self.root:
+            raise StoreError('%r resolves to %s, outside the data folder %s' % (shown, real, self.root))
+        return real
+
+    def get(self, segments: Sequence[str], knockout_prefix: Optional[str] = None) -> Found:
+        """The value at a key path (folders, then files, then keys inside the file)."""
+        folder = self.root
+        for index, segment in enumerate(segments):
+            if index == 0 and self._fold(segment) in self.mounts:
+                folder = self.mounts[self._fold(segment)]
+                continue
+            entry = self._listing(folder).get(self._fold(segment))
+            if entry is None:
+                return NOT_FOUND
+            kind, path = entry
+            path = self.inside(path, '/'.join(segments[:index + 1]))
+            if kind == 'file':
+                return self._in_file(path, segments[index + 1:], knockout_prefix)
+            folder = path
+        return Found(self.folder_as_map(folder), folder)
+
+    def _in_file(self, path: str, keys: Sequence[str], knockout_prefix: Optional[str]) -> Found:
+        value = self.load(path)
+        for position, key in enumerate(keys):
+            if not isinstance(value, Mapping):
+                return NOT_FOUND
+            if knockout_prefix and position == len(keys) - 1 and self._key(value, knockout_prefix + key) is not None:
+                return Found(None, path, True)
+            actual = self._key(value, key)
+            if actual is None:
+                return NOT_FOUND
+            value = value[actual]
+        return Found(value, path)
+
+    def _key(self, mapping: Mapping, key: str) -> Any:
+        if key in mapping:
+            return key
+        if self.case_insensitive:
+            folded = key.casefold()
+            for candidate in mapping:
+                if isinstance(candidate, str) and candidate.casefold() == folded:
+                    return candidate
+        return None
+
+    def folder_as_map(self, folder: str) -> dict:
+        """A whole folder: sub-folders and files become keys."""
+        result = {}
+        for name, (kind, path) in sorted(self._listing(folder).items()):
+            path = self.inside(path, name)
+            result[os.path.splitext(os.path.basename(path))[0] if kind == 'file' else os.path.basename(path)] = \
+                self.load(path) if kind == 'file' else self.folder_as_map(path)
+        return result
+
+    def _listing(self, folder: str) -> Dict[str, Tuple[str, str]]:
+        """Entries of a folder by (folded) name, re-read when the folder changes."""
+        mtime = os.stat(folder).st_mtime_ns
+        cached = self._listings.get(folder)
+        if cached and cached[0] == mtime:
+            return cached[1]
+        entries: Dict[str, Tuple[str, str]] = {}
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            stem, extension = os.path.splitext(name)
+            if os.path.isdir(path) and not name.startswith('.'):
+                entries.setdefault(self._fold(name), ('dir', path))
+            elif extension.lower() in DATA_EXTENSIONS and os.path.isfile(path):
+                key = self._fold(stem)
+                if key in entries and entries[key][0] == 'file':
+                    raise StoreError('%s and %s both define the key %r; keep one of them'
+                                     % (entries[key][1], path, stem))
+                entries[key] = ('file', path)   # a file wins over a folder of the same name
+        self._listings[folder] = (mtime, entries)
+        return entries
+
+    def load(self, path: str) -> Any:
+        """A file's data, parsed once per process while its size and mtime stay the same."""
+        stat = os.stat(path)
+        cached = _PARSED.get(path)
+        if cached and cached[0] == stat.st_mtime_ns and cached[1] == stat.st_size:
+            return cached[2]
+        data = self.loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
+        PARSE_COUNT['files'] += 1
+        data = {} if data is None else data
+        _PARSED[path] = (stat.st_mtime_ns, stat.st_size, data)
+        return data
