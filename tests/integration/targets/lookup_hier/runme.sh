@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Real ansible-playbook runs of the strata.hier.hier lookup against the example store.
+set -eux
+
+# the collection under test, as ansible-test (or the caller) put it on the collections path
+examples=
+IFS=: read -ra roots <<< "${ANSIBLE_COLLECTIONS_PATH:-${ANSIBLE_COLLECTIONS_PATHS:-}}"
+for root in "${roots[@]}"; do
+    [[ -d $root/ansible_collections/strata/hier/examples/hierarchy ]] && examples=$root/ansible_collections/strata/hier/examples/hierarchy && break
+done
+[[ -n $examples ]] || { echo "strata.hier not found on ANSIBLE_COLLECTIONS_PATH"; exit 1; }
+inventory=(-i "$examples/inventory.yml" -i inventory.yml)
+vault=(--vault-password-file "$examples/vault-password.txt")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+ansible-playbook "${inventory[@]}" "${vault[@]}" lookups.yml -e "examples=$examples" "$@"
+
+# config from the environment, then from ansible.cfg
+STRATA_HIER_CONFIG="$examples/hier.yml" ansible-playbook "${inventory[@]}" "${vault[@]}" config-sources.yml "$@"
+printf '[strata_hier]\nconfig = %s\n' "$examples/data/Datum.yml" > "$work/ansible.cfg"
+ANSIBLE_CONFIG="$work/ansible.cfg" ansible-playbook "${inventory[@]}" "${vault[@]}" config-sources.yml "$@"
+
+# -vvv prints the levels read
+ansible-playbook "${inventory[@]}" "${vault[@]}" broken.yml -e "bad_config=$examples/hier.yml" -vvv > "$work/trace.txt"
+grep -q "strata.hier.hier Timezone: rule 'default_lookup_options', strategy MostSpecific" "$work/trace.txt"
+grep -Eq "Locations/%\{Location\} +found +Locations/Frankfurt.yml" "$work/trace.txt"
+
+# expect_failure NAME PATTERN CONFIG [KEY]: the lookup fails and says PATTERN
+expect_failure() {
+    local name=$1 pattern=$2 config=$3 key=${4:-Timezone}
+    if ansible-playbook "${inventory[@]}" "${vault[@]}" broken.yml -e "bad_config=$config" -e "key=$key" > "$work/$name.txt" 2>&1; then
+        echo "$name: the lookup did not fail"; exit 1
+    fi
+    grep -Eq "$pattern" "$work/$name.txt" || { echo "$name: expected /$pattern/ in:"; cat "$work/$name.txt"; exit 1; }
+}
+
+# a store to break, one copy per case
+fresh_store() {
+    rm -rf "$work/store"
+    cp -r "$examples" "$work/store"
+}
+
+fresh_store
+printf 'Timezone: [unclosed\n  Other: 1\n' > "$work/store/data/Roles/FileServer.yml"
+expect_failure malformed 'FileServer.yml.*line 2|FileServer.yml.*:2' "$work/store/hier.yml"
+
+expect_failure missing_config 'hierarchy configuration .*nowhere.yml not found' "$work/nowhere.yml"
+
+fresh_store
+printf 'hierachy: []\n' >> "$work/store/hier.yml"
+expect_failure unknown_key "hier.yml:[0-9]+: unknown key 'hierachy'.*valid keys: datadir, hierarchy" "$work/store/hier.yml"
+
+fresh_store
+sed -i 's/^  WindowsFeatures: Unique/  WindowsFeatures: Uniq/' "$work/store/hier.yml"
+expect_failure unknown_strategy "hier.yml:[0-9]+: unknown strategy 'Uniq' for lookup_options 'WindowsFeatures'; valid names: MostSpecific" "$work/store/hier.yml"
+
+fresh_store
+sed -i 's|  - "Roles/%{Role}"|  - "Roles/%{Role}/../../../.."|' "$work/store/hier.yml"
+expect_failure traversal "would leave datadir" "$work/store/hier.yml"
+
+fresh_store
+ln -s /etc "$work/store/data/Locations/Frankfurt"
+rm "$work/store/data/Locations/Frankfurt.yml"
+expect_failure symlink "outside the data folder" "$work/store/hier.yml" "Timezone/hostname"
+
+fresh_store
+printf "Owner: '[x={ \$Node.Role } =]'\n" >> "$work/store/data/Environments/Dev.yml"
+expect_failure datum_handler "Environments/Dev.yml:[0-9]+: key 'Owner' holds the Datum handler" "$work/store/data/Datum.yml" Owner
+
+fresh_store
+sed -i 's/^  WindowsFeatures: Unique/  WindowsFeatures: {merge_hash_array: DeepTuple, merge_options: {tuple_keys: Name}}/' "$work/store/hier.yml"
+expect_failure tuple_keys "tuple_keys must be a list" "$work/store/hier.yml"
