@@ -1,0 +1,63 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.strata.hier.plugins.module_utils.levels import (
+    LevelError, expand, from_datum, split_level, variables_in,
+)
+
+NODE = {'Environment': 'Dev', 'NodeName': 'SRV01', 'Location': {'Site': 'FRA', 'Rack': 3}, 'Count': 2}
+
+
+def test_expand_variables_and_sub_keys():
+    assert expand('AllNodes/%{Environment}/%{NodeName}', NODE).path == ('AllNodes', 'Dev', 'SRV01')
+    assert expand('Sites/%{ Location.Site }/R%{Location.Rack}', NODE).path == ('Sites', 'FRA', 'R3')
+    assert expand('Baselines/Security', NODE).path == ('Baselines', 'Security')
+
+
+def test_undefined_variable_skips_the_level_with_the_reason():
+    expansion = expand('Roles/%{Role}/%{Location.Room}', NODE)
+    assert expansion.path is None
+    assert expansion.reason == "variable 'Role', 'Location.Room' is undefined"
+
+
+def test_fetch_reads_variables():
+    def fetch(variables, name):
+        if name == 'Missing':
+            raise KeyError(name)
+        return name.upper()
+    assert expand('a/%{x}', {}, fetch).path == ('a', 'X')
+    assert expand('a/%{Missing}', {}, fetch).path is None
+
+
+def test_non_scalar_variable_is_an_error():
+    with pytest.raises(LevelError, match="variable 'Location' is a dict"):
+        expand('Locations/%{Location}', NODE)
+
+
+def test_datum_resolution_precedence():
+    assert from_datum('AllNodes\\$($Node.Environment)\\$($Node.NodeName)') == 'AllNodes/%{Environment}/%{NodeName}'
+    assert from_datum('Baselines\\Security') == 'Baselines/Security'
+    assert variables_in(from_datum('Roles\\$( $Node.Role )')) == ('Role',)
+
+
+@pytest.mark.parametrize('text, words', [
+    ('Roles/../../etc', 'would leave datadir'),
+    ('/etc/passwd', 'absolute path'),
+    ('C:\\Windows', 'absolute path'),
+    ('Roles//x', 'empty path segment'),
+    ('./Roles', 'would leave datadir'),
+])
+def test_paths_that_leave_the_data_folder(text, words):
+    with pytest.raises(LevelError, match=words):
+        split_level(text)
+
+
+def test_variable_values_cannot_traverse():
+    with pytest.raises(LevelError, match='would leave datadir'):
+        expand('Roles/%{Role}', {'Role': '../../secrets'})

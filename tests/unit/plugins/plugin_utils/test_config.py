@@ -1,0 +1,69 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from ansible.parsing.dataloader import DataLoader
+
+from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError, load_config
+
+
+def config_file(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    (tmp_path / 'data').mkdir(exist_ok=True)
+    return str(path)
+
+
+def test_hier_yml(tmp_path):
+    path = config_file(tmp_path, 'hier.yml', 'datadir: data\nhierarchy: ["Nodes/%{Name}", Common]\n'
+                                             'lookup_options: {Packages: DeepTuple}\n')
+    config = load_config(path, DataLoader())
+    assert config.datadir == str(tmp_path / 'data')
+    assert config.levels == ('Nodes/%{Name}', 'Common')
+    assert config.rules.resolve(('Packages',))[0].merge_hash_array == 'DeepTuple'
+    assert config.case_insensitive_keys is False and config.dialect == 'hier'
+
+
+def test_datum_yml(tmp_path):
+    path = config_file(tmp_path, 'Datum.yml', 'ResolutionPrecedence:\n  - AllNodes\\$($Node.Environment)\\$($Node.NodeName)\n'
+                                              '  - Baselines\\Security\nDatumHandlers: {}\ndefault_lookup_options: hash\n'
+                                              'DatumStructure:\n  - {StoreName: AllNodes, StoreProvider: Datum::File, '
+                                              'StoreOptions: {Path: ./data}}\n')
+    config = load_config(path, DataLoader())
+    assert config.levels == ('AllNodes/%{Environment}/%{NodeName}', 'Baselines/Security')
+    assert config.case_insensitive_keys and config.rules.case_insensitive_keys
+    assert config.rules.default[0].name == 'hash'
+    assert config.mounts == {'AllNodes': './data'} and config.datadir == str(tmp_path)
+
+
+@pytest.mark.parametrize('text, words', [
+    ('hierarchy: [a]\nhierachy: [b]\n', "hier.yml:2: unknown key 'hierachy'"),
+    ('hierarchy: []\n', 'hierarchy must be a non-empty list'),
+    ('hierarchy: [a]\nlookup_options:\n  Packages: Deeptuple2\n', "hier.yml:3: unknown strategy 'Deeptuple2' for lookup_options 'Packages'"),
+    ('hierarchy: [a]\ndefault_lookup_options: flat\n', "hier.yml:2: unknown strategy 'flat' for default_lookup_options"),
+    ('hierarchy: [a]\ncase_insensitive_keys: maybe\n', 'case_insensitive_keys must be true or false'),
+    ('- a\n', 'must be a map'),
+])
+def test_bad_hier_yml(tmp_path, text, words):
+    with pytest.raises(ConfigError) as error:
+        load_config(config_file(tmp_path, 'hier.yml', text), DataLoader())
+    assert words in str(error.value)
+
+
+def test_missing_config(tmp_path):
+    with pytest.raises(ConfigError, match='not found'):
+        load_config(os.path.join(str(tmp_path), 'none.yml'), DataLoader())
+
+
+def test_datum_store_providers(tmp_path):
+    path = config_file(tmp_path, 'Datum.yml', 'ResolutionPrecedence: [a]\nDatumStructure:\n'
+                                              '  - {StoreName: X, StoreProvider: Datum::Http}\n')
+    with pytest.raises(ConfigError, match='only Datum::File stores'):
+        load_config(path, DataLoader())

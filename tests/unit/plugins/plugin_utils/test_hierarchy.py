@@ -1,0 +1,59 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import annotations
+
+import pytest
+
+from ansible.parsing.dataloader import DataLoader
+
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy
+
+NODE = {'Name': 'n1', 'Role': 'web'}
+
+
+@pytest.fixture
+def hierarchy(tmp_path):
+    (tmp_path / 'data' / 'Nodes').mkdir(parents=True)
+    (tmp_path / 'data' / 'Roles').mkdir()
+    (tmp_path / 'data' / 'Nodes' / 'n1.yml').write_text('--Ports: null\nFeatures: [--b, c]\nSecret: "[ENC=abc]"\n')
+    (tmp_path / 'data' / 'Roles' / 'web.yml').write_text('Ports: [80]\nFeatures: [a, b]\nFlag: null\n')
+    (tmp_path / 'data' / 'Common.yml').write_text('Ports: [22]\nFlag: true\n')
+    (tmp_path / 'hier.yml').write_text('datadir: data\nhierarchy: ["Nodes/%{Name}", "Roles/%{Role}", Common, '
+                                       '"Sites/%{Site}"]\nlookup_options: {Features: Unique, Ports: Unique}\n')
+    return get_hierarchy(str(tmp_path / 'hier.yml'), DataLoader())
+
+
+def test_levels_merge_with_knockouts(hierarchy):
+    assert hierarchy.lookup('Features', NODE).value == ['c', 'a']
+
+
+def test_top_level_knockout_removes_the_key_from_less_specific_levels(hierarchy):
+    resolution = hierarchy.lookup('Ports', NODE)
+    assert resolution.found is False
+    assert [level['skipped'] for level in resolution.levels] == [False, True, True, True]
+    assert resolution.levels[1]['reason'] == 'knocked out at Nodes/n1.yml'
+
+
+def test_explain_reports_every_level(hierarchy):
+    resolution = hierarchy.lookup('Flag', NODE)
+    assert resolution.value is True
+    report = resolution.explain()
+    assert report['rule'] == 'default_lookup_options' and report['strategy']['name'] == 'MostSpecific'
+    assert [(level['path'], level['found'], level['reason']) for level in report['levels']] == [
+        ('Nodes/n1', False, 'not found'), ('Roles/web', False, 'null (not found)'), ('Common', True, ''),
+        (None, False, "variable 'Site' is undefined")]
+
+
+def test_datum_handlers_are_refused_with_file_and_line(hierarchy):
+    with pytest.raises(HierarchyError, match=r"Nodes/n1.yml:3: key 'Secret' holds the Datum handler '\[ENC=abc\]'"):
+        hierarchy.lookup('Secret', NODE)
+
+
+def test_merge_override_and_bad_override(hierarchy):
+    assert hierarchy.lookup('Features', NODE, merge='Sum').value == ['c', 'a']
+    assert hierarchy.lookup('Features', NODE, merge='MostSpecific').value == ['--b', 'c']   # no knockout prefix
+    with pytest.raises(HierarchyError, match="unknown strategy 'Flat' for merge"):
+        hierarchy.lookup('Features', NODE, merge='Flat')

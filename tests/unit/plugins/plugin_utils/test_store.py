@@ -1,0 +1,86 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from ansible.parsing.dataloader import DataLoader
+
+from ansible_collections.strata.hier.plugins.plugin_utils import store as store_module
+from ansible_collections.strata.hier.plugins.plugin_utils.store import DataStore, StoreError
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w') as stream:
+        stream.write(text)
+
+
+@pytest.fixture
+def datadir(tmp_path):
+    root = str(tmp_path / 'data')
+    write(os.path.join(root, 'Roles', 'Web.yml'), 'Packages: [a]\nSettings:\n  Port: 80\n  --Old: null\n')
+    write(os.path.join(root, 'Envs', 'Dev.json'), '{"Tier": "dev"}')
+    write(os.path.join(root, 'Envs', 'Prod.yaml'), 'Tier: prod\n')
+    write(os.path.join(root, 'Empty.yml'), '')
+    return root
+
+
+def test_folders_files_and_keys(datadir):
+    store = DataStore(datadir, DataLoader())
+    assert store.get(('Roles', 'Web', 'Settings', 'Port')).value == 80
+    assert store.get(('Roles', 'Web')).file.endswith('Web.yml')
+    assert store.get(('Envs', 'Dev', 'Tier')).value == 'dev'
+    assert store.get(('Envs',)).value == {'Dev': {'Tier': 'dev'}, 'Prod': {'Tier': 'prod'}}
+    assert store.get(('Envs', 'Test')).value is None
+    assert store.get(('Roles', 'Web', 'Packages', 'x')).value is None
+    assert store.get(('Empty',)).value == {}
+
+
+def test_knockout_of_the_looked_up_key(datadir):
+    store = DataStore(datadir, DataLoader())
+    found = store.get(('Roles', 'Web', 'Settings', 'Old'), '--')
+    assert found.knocked_out and found.value is None
+    assert not store.get(('Roles', 'Web', 'Settings', 'Port'), '--').knocked_out
+
+
+def test_case_insensitive(datadir):
+    store = DataStore(datadir, DataLoader(), case_insensitive=True)
+    assert store.get(('roles', 'WEB', 'settings', 'port')).value == 80
+    assert DataStore(datadir, DataLoader()).get(('roles', 'Web')).value is None
+
+
+def test_each_file_parsed_once_until_it_changes(datadir):
+    store = DataStore(datadir, DataLoader())
+    before = store_module.PARSE_COUNT['files']
+    for _ in range(5):
+        DataStore(datadir, DataLoader()).get(('Roles', 'Web', 'Packages'))
+    assert store_module.PARSE_COUNT['files'] == before + 1
+    path = os.path.join(datadir, 'Roles', 'Web.yml')
+    write(path, 'Packages: [b, c]\n')
+    os.utime(path, ns=(1, 1))
+    assert store.get(('Roles', 'Web', 'Packages')).value == ['b', 'c']
+    assert store_module.PARSE_COUNT['files'] == before + 2
+
+
+def test_links_out_of_the_data_folder_are_refused(datadir, tmp_path):
+    write(str(tmp_path / 'secret.yml'), 'x: 1\n')
+    os.symlink(str(tmp_path / 'secret.yml'), os.path.join(datadir, 'Roles', 'Leak.yml'))
+    with pytest.raises(StoreError, match='outside the data folder'):
+        DataStore(datadir, DataLoader()).get(('Roles', 'Leak', 'x'))
+
+
+def test_two_files_for_one_key(datadir):
+    write(os.path.join(datadir, 'Roles', 'Web.yaml'), 'a: 1\n')
+    with pytest.raises(StoreError, match='both define the key'):
+        DataStore(datadir, DataLoader()).get(('Roles', 'Web'))
+
+
+def test_missing_data_folder(tmp_path):
+    with pytest.raises(StoreError, match='does not exist'):
+        DataStore(str(tmp_path / 'nope'), DataLoader())
