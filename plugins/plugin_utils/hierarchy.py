@@ -110,6 +110,8 @@ class Hierarchy:
         return values, reports
 
     def _relative(self, path: Optional[str]) -> Optional[str]:
+        if path and path.startswith(self.store.root + os.sep):
+            return path[len(self.store.root) + 1:]
         return os.path.relpath(path, self.store.root) if path else None
 
     def _refuse_datum_handlers(self, merged: Any, values: list, reports: list, segments: Tuple[str, ...]) -> None:

@@ -56,6 +56,7 @@ class DataStore:
         self.loader = loader
         self.case_insensitive = case_insensitive
         self._listings: Dict[str, Tuple[int, Dict[str, Tuple[str, str]]]] = {}
+        self._checked: Dict[str, str] = {}    # path -> its real path, known to be inside
         self.mounts = {self._fold(name): self.inside(os.path.join(self.root, path), name)
                        for name, path in (mounts or {}).items()}
 
@@ -64,9 +65,12 @@ class DataStore:
 
     def inside(self, path: str, shown: str) -> str:
         """The real path, refused when it leaves the data folder (``..``, absolute, links)."""
-        real = os.path.realpath(path)
-        if os.path.commonpath([real, self.root]) != self.root:
-            raise StoreError('%r resolves to %s, outside the data folder %s' % (shown, real, self.root))
+        real = self._checked.get(path)
+        if real is None:
+            real = os.path.realpath(path)
+            if os.path.commonpath([real, self.root]) != self.root:
+                raise StoreError('%r resolves to %s, outside the data folder %s' % (shown, real, self.root))
+            self._checked[path] = real
         return real
 
     def get(self, segments: Sequence[str], knockout_prefix: Optional[str] = None) -> Found:
@@ -137,6 +141,7 @@ class DataStore:
                                      % (entries[key][1], path, stem))
                 entries[key] = ('file', path)   # a file wins over a folder of the same name
         self._listings[folder] = (mtime, entries)
+        self._checked.clear()     # links may have changed with the folder
         return entries
 
     def load(self, path: str) -> Any:
