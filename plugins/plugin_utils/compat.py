@@ -22,23 +22,16 @@ try:  # ansible-core >= 2.19
 except ImportError:  # ansible-core < 2.19: every string may be templated
     _trust_as_template = None
 
-try:  # ansible-core >= 2.19
-    from ansible.parsing.vault import EncryptedString as _EncryptedString
-except ImportError:
-    _EncryptedString = None
-
-try:  # ansible-core < 2.19 (kept as an alias later on)
-    from ansible.parsing.yaml.objects import AnsibleVaultEncryptedUnicode as _VaultUnicode
-except ImportError:
-    _VaultUnicode = None
-
 CORE_VERSION = tuple(int(part) for part in ansible_version.split('.')[:2])
 DATA_TAGGING = CORE_VERSION >= (2, 19)
 
+if DATA_TAGGING:
+    from ansible.parsing.vault import EncryptedString as _VaultValue
+else:  # importing ansible.parsing.yaml.objects on 2.19+ costs ~0.1 s (a deprecated module)
+    from ansible.parsing.yaml.objects import AnsibleVaultEncryptedUnicode as _VaultValue
+
 # DataLoader.load_from_file(cache=...) was a bool before 2.17 and a mode string since.
 LOADER_NO_CACHE = 'none' if CORE_VERSION >= (2, 17) else False
-
-_VAULT_TYPES = tuple(kind for kind in (_EncryptedString, _VaultUnicode) if kind is not None)
 
 
 def trust_as_template(value):
@@ -47,7 +40,7 @@ def trust_as_template(value):
 
 
 def is_vault_value(value) -> bool:
-    return bool(_VAULT_TYPES) and isinstance(value, _VAULT_TYPES)
+    return isinstance(value, _VaultValue)
 
 
 def plain(value):
