@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
@@ -64,7 +63,7 @@ def plain_merge(base: dict, override: dict) -> dict:
 
 def best_of(func, repeat: int) -> float:
     times = []
-    for _ in range(repeat):
+    for _attempt in range(repeat):
         start = time.perf_counter()
         func()
         times.append(time.perf_counter() - start)

@@ -9,7 +9,7 @@ DOCUMENTATION = r"""
 name: deep_merge
 short_description: Merge maps and lists layer by layer with Datum's strategies
 version_added: 0.1.0
-author: strata.hier contributors
+author: Strata maintainers (@strata-hier)
 description:
   - Merges its input with its positional arguments, following the convention of M(ansible.builtin.combine)
     for filters, that is the input is the least specific layer and each later argument is more specific.

@@ -9,7 +9,7 @@ DOCUMENTATION = r"""
 name: hier
 short_description: Look a key up across a hierarchy of YAML data, merged by per-key rules
 version_added: 0.1.0
-author: strata.hier contributors
+author: Strata maintainers (@strata-hier)
 description:
   - Reads the levels of a hierarchy (node, environment, role, location, baseline, ...) from a data folder and
     merges the values a key has there with Datum's strategies, chosen per key in the configuration.
@@ -186,8 +186,8 @@ class LookupModule(LookupBase):
     def _trace(self, resolution):
         if display.verbosity < 3:
             return
-        display.vvv('strata.hier.hier %s: rule %r, strategy %s' % (resolution.key, resolution.rule,
-                                                                 resolution.strategy.name))
+        display.vvv('strata.hier.hier %s: rule %r, strategy %s'
+                    % (resolution.key, resolution.rule, resolution.strategy.name))
         for level in resolution.levels:
             state = 'skipped' if level['skipped'] else 'found' if level['found'] else 'not found'
             display.vvv('  %-40s %-9s %s %s' % (level['level'], state, level['file'] or level['path'] or '',

@@ -36,3 +36,7 @@ class MergeInputError(MergeError):
 
 class MergeDepthError(MergeError):
     """Data nests deeper than MAX_DEPTH (or refers to itself)."""
+
+
+class DocumentError(MergeError):
+    """Documents cannot be layered together (Deckhand's layering); the message names the document."""

@@ -16,15 +16,6 @@ MAP_LIST = 'map_list'        # Datum's hash_array
 EMPTY_LIST = 'empty_list'    # fits either list kind
 
 
-
-def is_map(value: Any) -> bool:
-    return isinstance(value, Mapping)
-
-
-def is_list(value: Any) -> bool:
-    return isinstance(value, (list, tuple))
-
-
 def kind_of(value: Any) -> str:
     """Datum's classification: a list is a hash array when every item is a map."""
     if isinstance(value, Mapping):

@@ -70,7 +70,7 @@ def expand(template: str, variables: Mapping, fetch: Optional[Callable[[Mapping,
 
 
 def _resolve(variables: Mapping, dotted: str, fetch: Optional[Callable[[Mapping, str], Any]]) -> Any:
-    name, _, rest = dotted.partition('.')
+    name, _dot, rest = dotted.partition('.')
     try:
         value = fetch(variables, name) if fetch else variables[name]
     except KeyError:

@@ -18,9 +18,7 @@ from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
-from ansible_collections.strata.hier.plugins.module_utils.strategy import (
-    PRESETS, MOST_SPECIFIC, MergeStrategy, parse_strategy,
-)
+from ansible_collections.strata.hier.plugins.module_utils.strategy import MOST_SPECIFIC, MergeStrategy, parse_strategy
 
 DEFAULT_RULE = 'default_lookup_options'
 Rule = Tuple[MergeStrategy, str]
@@ -104,4 +102,3 @@ class MergeRules:
     def resolve(self, path: Sequence[Any]) -> Rule:
         """The rule for a path: its own, else the default."""
         return self.explicit(path) or self.default
-

@@ -58,5 +58,5 @@ def plain(value):
         return value
     for kind in (str, int, float):
         if isinstance(value, kind):
-            return kind(value) if type(value) is not kind else value
+            return kind(value)     # drops 2.19's tags
     return value

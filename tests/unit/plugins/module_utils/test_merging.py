@@ -163,7 +163,7 @@ class TestSourcesAndSafety:
 
     def test_depth_limit_is_an_error_not_a_recursion_error(self):
         deep = current = {}
-        for _ in range(MAX_DEPTH + 5):
+        for _level in range(MAX_DEPTH + 5):
             current['k'] = {}
             current = current['k']
         with pytest.raises(MergeDepthError, match='deeper than %d' % MAX_DEPTH):
@@ -173,7 +173,7 @@ class TestSourcesAndSafety:
         with pytest.raises(MergeDepthError):
             merged(looped, ['a'])
         within = current = {}
-        for _ in range(MAX_DEPTH - 2):
+        for _level in range(MAX_DEPTH - 2):
             current['k'] = {}
             current = current['k']
         assert merged(within, within) == within

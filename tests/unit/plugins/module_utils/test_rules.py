@@ -13,7 +13,7 @@ from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRule
 
 def test_exact_before_regex_before_default():
     rules = MergeRules('MostSpecific', {'^Sec.*': 'hash', 'Security': 'deep', '^Security/.*': 'Unique'})
-    assert rules.resolve(('Security',)) [1] == 'Security'
+    assert rules.resolve(('Security',))[1] == 'Security'
     assert rules.resolve(('Security',))[0].name == 'deep'
     assert rules.resolve(('Security', 'Rules'))[1] == '^Sec.*'      # first regex in declaration order
     assert rules.resolve(('Other',))[1] == 'default_lookup_options'

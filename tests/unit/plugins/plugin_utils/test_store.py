@@ -58,7 +58,7 @@ def test_case_insensitive(datadir):
 def test_each_file_parsed_once_until_it_changes(datadir):
     store = DataStore(datadir, DataLoader())
     before = store_module.PARSE_COUNT['files']
-    for _ in range(5):
+    for _attempt in range(5):
         DataStore(datadir, DataLoader()).get(('Roles', 'Web', 'Packages'))
     assert store_module.PARSE_COUNT['files'] == before + 1
     path = os.path.join(datadir, 'Roles', 'Web.yml')

@@ -1,0 +1,149 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+name: layer_documents
+short_description: Render Deckhand documents by layering them as Deckhand's documentation describes
+version_added: 0.1.0
+author: Strata maintainers (@strata-hier)
+description:
+  - Renders a set of L(Deckhand,https://airship-deckhand.readthedocs.io/) documents, each a map with
+    C(schema), C(metadata) and C(data), and returns the concrete documents with their rendered C(data).
+  - "The C(deckhand/LayeringPolicy/v1) document's C(data.layerOrder) lists the layers, highest (most general) first.
+    It is required as soon as one document names a layer, has a C(parentSelector) or is a replacement."
+  - "Each document's C(metadata.layeringDefinition) gives its C(layer), C(abstract) flag, C(parentSelector) and
+    C(actions). The parent of a document is the one document of the same C(schema), in the nearest layer above
+    the document's own layer that holds a match, whose C(metadata.labels) include every key and value of the
+    C(parentSelector). Documents of another schema never layer together."
+  - "The actions run in order on a copy of the parent's rendered data. C(merge) deep-merges the child's data at
+    its path into it (maps key by key, the child winning; lists and other values are the child's, except that
+    a list at a path holding an index, such as V(.a[0]), extends the parent's list). C(replace) puts the child's
+    data at its path. C(delete) removes the path. Paths are V(.) (the whole data section), V(.a.b) and V(.a[0])."
+  - A document with a C(parentSelector) but no actions keeps its own data, as in Deckhand.
+  - "A document with C(metadata.replacement: true) replaces its parent, which must have the same C(schema) and
+    C(metadata.name): the parent is not returned and its other children layer onto the replacement."
+  - Abstract documents are rendered, and may be parents, but are not returned. Documents without a
+    C(parentSelector) or without C(metadata.layeringDefinition), and the LayeringPolicy, are returned as they are.
+  - Documents come back in the order given. Substitutions (C(metadata.substitutions)) are not applied.
+  - See the collection's C(docs/deckhand.md) for how Deckhand documents map onto this filter and every place
+    where it departs from Deckhand's engine.
+  - The input documents are never modified; the result shares no map or list with them.
+positional: _input, _documents
+options:
+  _input:
+    description:
+      - The documents, a list of maps (for example the result of C(from_yaml_all) on a multi-document file).
+        A single map is one document. Null items (empty YAML documents) are skipped.
+    type: raw
+    required: true
+  _documents:
+    description:
+      - More documents, each argument a list of documents or one document, added after the input's.
+        V(a | strata.hier.layer_documents(b\)) renders the documents of V(a) and V(b) together.
+    type: raw
+notes:
+  - "Errors name the document (C(schema/name)) and, for actions, the path: a missing LayeringPolicy, a layer not in
+    C(layerOrder), a C(merge) or C(replace) path missing in the child's data, a C(delete) path missing in the
+    inherited data, an unknown action method, several candidate parents in the nearest layer, a document whose
+    C(parentSelector) selects only itself, and replacements without a parent or with another name."
+  - A C(parentSelector) that matches no document in a layer above is a warning; the document keeps its own data.
+  - "A null value in the child never overrides the parent's value in a C(merge): null means not found,
+    as everywhere in strata.hier."
+seealso:
+  - plugin: strata.hier.deep_merge
+    plugin_type: filter
+"""
+
+EXAMPLES = r"""
+- name: Render the documents of a site
+  ansible.builtin.set_fact:
+    rendered: "{{ lookup('ansible.builtin.file', 'site.yaml') | ansible.builtin.from_yaml_all | strata.hier.layer_documents }}"
+
+- name: Layer a site document onto an abstract global one
+  ansible.builtin.debug:
+    msg: "{{ [policy, global_doc, site_doc] | strata.hier.layer_documents }}"
+  vars:
+    policy:
+      schema: deckhand/LayeringPolicy/v1
+      metadata: {schema: metadata/Control/v1, name: layering-policy}
+      data: {layerOrder: [global, site]}
+    global_doc:
+      schema: example/Kind/v1
+      metadata:
+        schema: metadata/Document/v1
+        name: global-1234
+        labels: {key1: value1}
+        layeringDefinition: {abstract: true, layer: global}
+      data: {a: {x: 1, y: 2}}
+    site_doc:
+      schema: example/Kind/v1
+      metadata:
+        schema: metadata/Document/v1
+        name: site-1234
+        layeringDefinition:
+          layer: site
+          parentSelector: {key1: value1}
+          actions:
+            - {method: merge, path: .}
+      data: {b: 4}
+  # => the LayeringPolicy as it is, and site-1234 with data {a: {x: 1, y: 2}, b: 4}
+
+- name: Only the rendered data of one schema
+  ansible.builtin.debug:
+    msg: "{{ documents | strata.hier.layer_documents | selectattr('schema', 'equalto', 'example/Kind/v1') | map(attribute='data') }}"
+"""
+
+RETURN = r"""
+_value:
+  description:
+    - The concrete documents, in the order given, abstract and replaced documents left out.
+      A document that layers with a parent has its rendered C(data); every other document is returned as it is.
+  type: list
+  elements: dict
+"""
+
+from collections.abc import Iterable, Mapping
+
+from ansible.errors import AnsibleFilterError
+from ansible.utils.display import Display
+
+from ansible_collections.strata.hier.plugins.module_utils.deckhand import layer_documents as render
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+
+
+def documents_from(value, others):
+    """The input's documents followed by each argument's; a map is one document."""
+    documents = []
+    for position, group in enumerate([value] + list(others)):
+        if isinstance(group, Mapping):
+            documents.append(group)
+        elif isinstance(group, Iterable) and not isinstance(group, (str, bytes)):
+            documents.extend(group)
+        else:
+            what = 'the input' if position == 0 else 'argument %d' % position
+            raise AnsibleFilterError('layer_documents: %s must be a list of documents (maps), not %s'
+                                     % (what, type(group).__name__))
+    return documents
+
+
+def layer_documents(value, *others):
+    """Render Deckhand documents: the concrete ones, with their layered data."""
+    documents = documents_from(value, others)
+    try:
+        result = render(documents)
+    except MergeError as exc:
+        raise AnsibleFilterError('layer_documents: %s' % exc) from exc
+    for warning in result.warnings:
+        Display().warning('layer_documents: %s' % warning)
+    return result.documents
+
+
+class FilterModule(object):
+    """Deckhand document layering."""
+
+    def filters(self):
+        return {'layer_documents': layer_documents}
