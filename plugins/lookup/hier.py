@@ -31,7 +31,7 @@ options:
   config:
     description:
       - The hierarchy configuration, C(hier.yml) or C(Datum.yml). A relative path is relative to the playbook's folder.
-    type: path
+    type: str
     env:
       - name: STRATA_HIER_CONFIG
     ini:
@@ -121,6 +121,7 @@ class LookupModule(LookupBase):
         self.set_options(var_options=variables, direct=kwargs)
         variables = variables or {}
         hierarchy = get_hierarchy(self._config_path(), self._loader)
+        hierarchy.store.begin_pass()
         expansions = hierarchy.expand_levels(variables, self._fetch)
         results = []
         for term in terms:
@@ -139,6 +140,7 @@ class LookupModule(LookupBase):
         if not config:
             raise AnsibleLookupError('strata.hier.hier: no hierarchy configuration: give config=..., set '
                                      'STRATA_HIER_CONFIG or [strata_hier] config in ansible.cfg')
+        config = os.path.expanduser(config)
         return config if os.path.isabs(config) else os.path.join(self._loader.get_basedir(), config)
 
     def _fetch(self, variables, name):

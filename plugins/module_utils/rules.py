@@ -90,6 +90,10 @@ class MergeRules:
         self._cache[text] = rule
         return rule
 
+    def all_rules(self) -> List[Rule]:
+        """Every rule written in lookup_options."""
+        return list(self._exact.values()) + [rule for _regex, rule in self._regexes]
+
     def with_rule(self, path: Sequence[Any], spec: Any, name: str) -> 'MergeRules':
         """A copy whose rule for ``path`` is ``spec`` (a lookup's ``merge`` option)."""
         clone = copy.copy(self)

@@ -44,6 +44,11 @@ class Resolution:
     rule: str
     levels: List[Dict[str, Any]] = field(default_factory=list)
     warnings: List[str] = field(default_factory=list)
+    sources: List[int] = field(default_factory=list)
+    """Indexes of the levels whose values are in the result, most specific first."""
+
+    def provenance(self) -> List[Dict[str, Any]]:
+        return [{'level': self.levels[index]['level'], 'file': self.levels[index]['file']} for index in self.sources]
 
     def explain(self) -> Dict[str, Any]:
         strategy = dict(self.strategy.describe(), name=self.strategy.name)
@@ -83,7 +88,43 @@ class Hierarchy:
         if result.found:
             self._refuse_datum_handlers(result.value, values, reports, segments)
         return Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
-                          reports, result.warnings)
+                          reports, result.warnings, _levels_used(result.sources))
+
+    def resolve_node(self, variables: Mapping, fetch: Optional[Callable] = None) -> Dict[str, Resolution]:
+        """A node's resultant set of data: every top-level key of its levels, each as its lookup gives it."""
+        expansions = self.expand_levels(variables, fetch)
+        resolutions = {}
+        for key in self.keys_of(expansions):
+            resolution = self.lookup(key, variables, expansions=expansions)
+            if resolution.found:
+                resolutions[key] = resolution
+        return resolutions
+
+    def keys_of(self, expansions: Sequence[Expansion]) -> List[str]:
+        """Top-level keys of the levels, most specific first, knockout markers left out."""
+        keys: Dict[Any, str] = {}
+        for expansion in expansions:
+            if expansion.path is None:
+                continue
+            document = self.store.get(expansion.path).value
+            if isinstance(document, Mapping):
+                for key in document:
+                    if isinstance(key, str) and not self._is_marker(key):
+                        keys.setdefault(self.config.rules.fold(key), key)
+        return list(keys.values())
+
+    def _is_marker(self, key: str) -> bool:
+        """``--Key`` is a knockout when the rule of ``Key`` has that prefix."""
+        for prefix in self._prefixes():
+            if key.startswith(prefix) and self.config.rules.resolve((key[len(prefix):],))[0].knockout_prefix == prefix:
+                return True
+        return False
+
+    def _prefixes(self) -> List[str]:
+        rules = self.config.rules
+        found = {rules.default[0].knockout_prefix}
+        found.update(rule[0].knockout_prefix for rule in rules.all_rules())
+        return [prefix for prefix in found if prefix]
 
     def _read_levels(self, expansions: Sequence[Expansion], segments: Tuple[str, ...],
                      prefix: Optional[str]) -> Tuple[list, list]:
@@ -137,6 +178,13 @@ class Hierarchy:
             if part == file_stem or (self.config.case_insensitive_keys and part.casefold() == file_stem.casefold()):
                 return list(full[position + 1:])
         return list(segments)
+
+
+def _levels_used(sources: Any) -> List[int]:
+    """merge_layers' sources (a list, or a list per key of a map) -> the levels used."""
+    if isinstance(sources, Mapping):
+        return sorted({index for indexes in sources.values() for index in indexes})
+    return list(sources or [])
 
 
 def _handler_in(value: Any, keys: Tuple[str, ...] = ()) -> Optional[Tuple[Tuple[str, ...], str]]:

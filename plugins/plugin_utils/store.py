@@ -57,6 +57,7 @@ class DataStore:
         self.case_insensitive = case_insensitive
         self._listings: Dict[str, Tuple[int, Dict[str, Tuple[str, str]]]] = {}
         self._checked: Dict[str, str] = {}    # path -> its real path, known to be inside
+        self._fresh: set = set()                # paths whose mtime was checked in this pass
         self.mounts = {self._fold(name): self.inside(os.path.join(self.root, path), name)
                        for name, path in (mounts or {}).items()}
 
@@ -73,20 +74,29 @@ class DataStore:
             self._checked[path] = real
         return real
 
+    def begin_pass(self) -> None:
+        """Check files and folders for changes again (once each until the next pass).
+
+        A pass is one lookup call or one inventory parse: within it, the store is a snapshot.
+        """
+        self._fresh.clear()
+
+    def locate(self, segments: Sequence[str]) -> Tuple[str, Tuple[str, ...]]:
+        """Where a path starts: a Datum store's folder when its first segment names one, else the root."""
+        mount = self.mounts.get(self._fold(segments[0])) if segments else None
+        return (mount, tuple(segments[1:])) if mount else (self.root, tuple(segments))
+
     def get(self, segments: Sequence[str], knockout_prefix: Optional[str] = None) -> Found:
         """The value at a key path (folders, then files, then keys inside the file)."""
-        folder = self.root
-        for index, segment in enumerate(segments):
-            if index == 0 and self._fold(segment) in self.mounts:
-                folder = self.mounts[self._fold(segment)]
-                continue
+        folder, rest = self.locate(segments)
+        for index, segment in enumerate(rest):
             entry = self._listing(folder).get(self._fold(segment))
             if entry is None:
                 return NOT_FOUND
             kind, path = entry
-            path = self.inside(path, '/'.join(segments[:index + 1]))
+            path = self.inside(path, '/'.join(segments))
             if kind == 'file':
-                return self._in_file(path, segments[index + 1:], knockout_prefix)
+                return self._in_file(path, rest[index + 1:], knockout_prefix)
             folder = path
         return Found(self.folder_as_map(folder), folder)
 
@@ -124,8 +134,11 @@ class DataStore:
 
     def _listing(self, folder: str) -> Dict[str, Tuple[str, str]]:
         """Entries of a folder by (folded) name, re-read when the folder changes."""
-        mtime = os.stat(folder).st_mtime_ns
         cached = self._listings.get(folder)
+        if cached and folder in self._fresh:
+            return cached[1]
+        mtime = os.stat(folder).st_mtime_ns
+        self._fresh.add(folder)
         if cached and cached[0] == mtime:
             return cached[1]
         entries: Dict[str, Tuple[str, str]] = {}
@@ -146,8 +159,11 @@ class DataStore:
 
     def load(self, path: str) -> Any:
         """A file's data, parsed once per process while its size and mtime stay the same."""
-        stat = os.stat(path)
         cached = _PARSED.get(path)
+        if cached and path in self._fresh:
+            return cached[2]
+        stat = os.stat(path)
+        self._fresh.add(path)
         if cached and cached[0] == stat.st_mtime_ns and cached[1] == stat.st_size:
             return cached[2]
         data = self.loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)

@@ -66,6 +66,11 @@ def test_each_file_parsed_once_until_it_changes(datadir):
     os.utime(path, ns=(1, 1))
     assert store.get(('Roles', 'Web', 'Packages')).value == ['b', 'c']
     assert store_module.PARSE_COUNT['files'] == before + 2
+    write(path, 'Packages: [d]\n')
+    os.utime(path, ns=(2, 2))
+    assert store.get(('Roles', 'Web', 'Packages')).value == ['b', 'c']    # one pass sees one snapshot
+    store.begin_pass()
+    assert store.get(('Roles', 'Web', 'Packages')).value == ['d']
 
 
 def test_links_out_of_the_data_folder_are_refused(datadir, tmp_path):

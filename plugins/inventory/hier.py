@@ -1,0 +1,198 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+name: hier
+short_description: Every node of a hierarchy as a host, its merged data as host variables
+version_added: 0.1.0
+author: Strata maintainers (@strata-hier)
+description:
+  - Reads a hierarchy configuration (strata's C(hier.yml) or Datum's C(Datum.yml)) and makes a host of every node
+    file matched by its C(nodes) glob (C(AllNodes/*/*) for a C(Datum.yml)).
+  - A host's variables are its resultant set of data, every top-level key found on any of its levels merged by the
+    configured rules, exactly what the P(strata.hier.hier#lookup) lookup returns for that key and host.
+  - Levels are interpolated with the node file's data and C(inventory_hostname).
+  - The host name is the node's C(NodeName), else its C(Name), else the file's stem.
+  - Top-level keys that are not valid variable names (for example C(my-key)) do not become host variables;
+    a warning names them and their file, and the lookup still reads them.
+  - Source files must end in C(.hier.yml) or C(.hier.yaml).
+extends_documentation_fragment:
+  - constructed
+  - inventory_cache
+options:
+  plugin:
+    description: The name of this plugin.
+    required: true
+    type: str
+    choices: [strata.hier.hier]
+  config:
+    description: The hierarchy configuration; a relative path is relative to this source file.
+    required: true
+    type: str
+  provenance:
+    description:
+      - Add the host variable C(hier_sources), mapping each top-level key to the levels and files that supplied it,
+        most specific first.
+    type: bool
+    default: false
+notes:
+  - With O(cache=true), the merged inventory is stored by Ansible's cache plugin (C(ansible.builtin.jsonfile), or a
+    shared one such as C(community.general.redis)) together with a fingerprint of every file of the data folder,
+    the configuration and this source; a change to any of them makes the next run merge again.
+seealso:
+  - plugin: strata.hier.hier
+    plugin_type: lookup
+"""
+
+EXAMPLES = r"""
+# nodes.hier.yml
+plugin: strata.hier.hier
+config: hier.yml
+provenance: true
+keyed_groups:
+  - key: Role
+    prefix: role
+  - key: Environment
+    prefix: env
+groups:
+  webservers: Role == 'WebServer'
+compose:
+  ansible_host: NetworkConfig.IpAddress
+
+# The same, computed once and shared by several controllers through Redis:
+# cache: true
+# cache_plugin: community.general.redis
+# cache_connection: localhost:6379:0
+"""
+
+import glob
+import hashlib
+import os
+
+from ansible.errors import AnsibleError, AnsibleParserError
+from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
+from ansible.utils.vars import isidentifier
+
+from ansible_collections.strata.hier.plugins.module_utils.levels import split_level
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import DATUM_HANDLER, get_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
+
+CACHE_FORMAT = 1
+
+
+class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
+
+    NAME = 'strata.hier.hier'
+
+    def verify_file(self, path):
+        return super(InventoryModule, self).verify_file(path) and path.endswith(('.hier.yml', '.hier.yaml'))
+
+    def parse(self, inventory, loader, path, cache=True):
+        super(InventoryModule, self).parse(inventory, loader, path, cache)
+        self._read_config_data(path)
+        config = os.path.expanduser(self.get_option('config'))
+        config = config if os.path.isabs(config) else os.path.join(os.path.dirname(os.path.abspath(path)), config)
+        hierarchy = get_hierarchy(config, loader)
+        hierarchy.store.begin_pass()
+        fingerprint = _fingerprint(hierarchy, config, path)
+        cache_key = self.get_cache_key(path)
+        use_cache = self.get_option('cache')
+        hosts = None
+        if use_cache and cache:
+            cached = self._cache.get(cache_key) if cache_key in self._cache else None
+            if isinstance(cached, dict) and cached.get('fingerprint') == fingerprint:
+                hosts = cached['hosts']
+        if hosts is None:
+            hosts = self._merge_nodes(hierarchy)
+            if use_cache:
+                self._cache[cache_key] = {'format': CACHE_FORMAT, 'fingerprint': fingerprint, 'hosts': hosts}
+        self._populate(hosts)
+
+    def _merge_nodes(self, hierarchy):
+        """Host name -> merged variables (and provenance), for every node file."""
+        hosts, files = {}, {}
+        for node_file in _node_files(hierarchy):
+            data = hierarchy.store.load(node_file)
+            name = _node_name(data, node_file)
+            if name in hosts:
+                raise AnsibleParserError('strata.hier.hier: two nodes are named %r: %s and %s'
+                                         % (name, files[name], node_file))
+            files[name] = node_file
+            variables = dict(data) if isinstance(data, dict) else {}
+            variables['inventory_hostname'] = name
+            hosts[name] = self._host_vars(hierarchy, variables, node_file)
+        return hosts
+
+    def _host_vars(self, hierarchy, variables, node_file):
+        host_vars, sources = {}, {}
+        for key, resolution in hierarchy.resolve_node(variables).items():
+            for warning in resolution.warnings:
+                self.display.warning('strata.hier.hier %s: %s' % (variables['inventory_hostname'], warning))
+            if not isidentifier(key):
+                files = ', '.join(source['file'] or source['level'] for source in resolution.provenance())
+                self.display.warning('strata.hier.hier: %r (in %s) is not a valid variable name; it is not a host '
+                                     'variable of %s (the lookup still reads it)'
+                                     % (key, files, variables['inventory_hostname']))
+                continue
+            host_vars[key] = resolution.value
+            sources[key] = resolution.provenance()
+        if self.get_option('provenance'):
+            host_vars['hier_sources'] = sources
+        return host_vars
+
+    def _populate(self, hosts):
+        strict = self.get_option('strict')
+        for name, host_vars in hosts.items():
+            self.inventory.add_host(name)
+            for key, value in host_vars.items():
+                self.inventory.set_variable(name, key, value)
+            self._set_composite_vars(self.get_option('compose'), host_vars, name, strict=strict)
+            self._add_host_to_composed_groups(self.get_option('groups'), host_vars, name, strict=strict)
+            self._add_host_to_keyed_groups(self.get_option('keyed_groups'), host_vars, name, strict=strict)
+
+
+def _node_files(hierarchy):
+    """Files matched by the configuration's ``nodes`` glob (any data extension), sorted."""
+    pattern = hierarchy.config.nodes
+    if not pattern:
+        raise AnsibleParserError('strata.hier.hier: the configuration %s has no "nodes" glob to find node files'
+                                 % hierarchy.config.path)
+    store = hierarchy.store
+    base, segments = store.locate(split_level(pattern))
+    found = set()
+    for extension in DATA_EXTENSIONS:
+        for path in glob.glob(os.path.join(base, *segments) + extension):
+            found.add(store.inside(path, os.path.relpath(path, store.root)))
+    return sorted(found)
+
+
+def _node_name(data, node_file):
+    """NodeName, else Name, else the file's stem; a Datum expression falls through to the next."""
+    for key in ('NodeName', 'Name'):
+        value = data.get(key) if isinstance(data, dict) else None
+        if value is None or (isinstance(value, str) and DATUM_HANDLER.match(value.strip())):
+            continue
+        if not isinstance(value, str) or not value.strip() or any(char.isspace() for char in value):
+            raise AnsibleParserError('strata.hier.hier: %s: %s %r is not a usable host name' % (node_file, key, value))
+        return str(value)
+    return os.path.splitext(os.path.basename(node_file))[0]
+
+
+def _fingerprint(hierarchy, config, source):
+    """Changes whenever a data file, the configuration or the inventory source changes."""
+    digest = hashlib.sha256()
+    paths = [config, source]
+    for folder, dirs, names in os.walk(hierarchy.store.root):
+        dirs.sort()
+        paths.extend(os.path.join(folder, name) for name in sorted(names))
+    for path in paths:
+        try:
+            stat = os.stat(path)
+        except OSError as exc:
+            raise AnsibleError('strata.hier.hier: cannot read %s: %s' % (path, exc))
+        digest.update(('%s\0%d\0%d\n' % (path, stat.st_mtime_ns, stat.st_size)).encode('utf-8', 'surrogateescape'))
+    return digest.hexdigest()
