@@ -78,6 +78,7 @@ from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructa
 from ansible.utils.vars import isidentifier
 
 from ansible_collections.strata.hier.plugins.module_utils.levels import split_level
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import not_templates
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import DATUM_HANDLER, get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
 
@@ -93,7 +94,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     def parse(self, inventory, loader, path, cache=True):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
-        self._read_config_data(path)
+        self._refuse_unknown_options(self._read_config_data(path), path)
         config = os.path.expanduser(self.get_option('config'))
         config = config if os.path.isabs(config) else os.path.join(os.path.dirname(os.path.abspath(path)), config)
         hierarchy = get_hierarchy(config, loader)
@@ -111,6 +112,13 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if use_cache:
                 self._cache[cache_key] = {'format': CACHE_FORMAT, 'fingerprint': fingerprint, 'hosts': hosts}
         self._populate(hosts)
+
+    def _refuse_unknown_options(self, source, path):
+        """Ansible ignores unknown options of inventory sources; a typo should not pass silently."""
+        unknown = sorted(set(source or {}) - set(self._options))
+        if unknown:
+            raise AnsibleParserError('strata.hier.hier: %s: unknown option(s) %s; valid options: %s'
+                                     % (path, ', '.join(unknown), ', '.join(sorted(self._options))))
 
     def _merge_nodes(self, hierarchy):
         """Host name -> merged variables (and provenance), for every node file."""
@@ -149,7 +157,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         for name, host_vars in hosts.items():
             self.inventory.add_host(name)
             for key, value in host_vars.items():
-                self.inventory.set_variable(name, key, value)
+                self.inventory.set_variable(name, key, not_templates(value))
             self._set_composite_vars(self.get_option('compose'), host_vars, name, strict=strict)
             self._add_host_to_composed_groups(self.get_option('groups'), host_vars, name, strict=strict)
             self._add_host_to_keyed_groups(self.get_option('keyed_groups'), host_vars, name, strict=strict)

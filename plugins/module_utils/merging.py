@@ -15,6 +15,11 @@ Which strategy applies below the merged path (SPEC, kept from Datum):
   and a nested list uses the default; hash-array items are maps of the array's path;
 - under ``hash`` and ``MostSpecific``, a key without a rule is taken whole
   from the most specific layer holding it.
+
+Scalars in a map merge by the map's strategy (``merge_string``, ``merge_scalar``),
+or by their own rule when a rule merges scalars.  The settings beyond Datum
+(``LeastSpecific``, ``Positional``, ``Join``, the order and null options...) are
+described in strategy.py and docs/merge-strategies.md; their defaults are Datum's.
 """
 
 from __future__ import annotations
@@ -24,13 +29,14 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeInputError
-from ansible_collections.strata.hier.plugins.module_utils.hash_array import group_items
+from ansible_collections.strata.hier.plugins.module_utils.hash_array import general_first, group_items
 from ansible_collections.strata.hier.plugins.module_utils.kinds import (
-    EMPTY_LIST, LIST, MAP, MAP_LIST, SCALAR, family_of, list_kind,
+    EMPTY_LIST, LIST, MAP, MAP_LIST, SCALAR, SCALAR_LIST, family_of, list_kind,
 )
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules, join_path, split_path
 from ansible_collections.strata.hier.plugins.module_utils.strategy import (
-    DEEP, DEEP_TUPLE, MOST_SPECIFIC, UNIQUE, MergeStrategy,
+    DEEP, DEEP_TUPLE, DELETE, GENERAL_FIRST, JOIN, LEAST_SPECIFIC, MOST_SPECIFIC, NOT_FOUND, POSITIONAL,
+    SPECIFIC_FIRST, TOGETHER, UNIQUE, WHOLE_MODES, MergeStrategy,
 )
 
 MAX_DEPTH = 64
@@ -61,17 +67,18 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = ()) -> Me
     if not layers:
         return MergeResult(None, False, strategy, rule, [])
     engine = _Engine(rules)
-    family = family_of(values[layers[0]])
+    least = strategy.type_mismatch == LEAST_SPECIFIC
+    family = family_of(values[layers[-1] if least else layers[0]])
     kept = [index for index in layers if family_of(values[index]) is family]
     if len(kept) != len(layers):
-        engine.warn_mismatch(keys, family)
+        engine.warn_mismatch(keys, family, least)
     found = [values[index] for index in kept]
     if family is MAP:
         value = engine.maps(keys, found, strategy, 0, kept)
         sources = engine.sources
     else:
         value = engine.merge(keys, found, strategy, 0, family)
-        sources = kept if _merges(found[0], strategy) else kept[:1]
+        sources = _sources(found, strategy, kept)
     return MergeResult(value, True, strategy, rule, sources, engine.warnings)
 
 
@@ -96,15 +103,51 @@ def _is_whole(strategy: MergeStrategy) -> bool:
     return MOST_SPECIFIC == strategy.merge_hash == strategy.merge_basetype_array == strategy.merge_hash_array
 
 
-def _merges(value: Any, strategy: MergeStrategy) -> bool:
-    """Whether a value of this shape takes content from more than one layer."""
+def _mode(value: Any, strategy: MergeStrategy) -> str:
+    """The sub-strategy that merges values of this shape."""
     family = family_of(value)
     if family is MAP:
-        return strategy.merge_hash != MOST_SPECIFIC
+        return strategy.merge_hash
     if family is SCALAR:
-        return False
-    return (strategy.merge_hash_array if list_kind([value]) == MAP_LIST
-            else strategy.merge_basetype_array) != MOST_SPECIFIC
+        return strategy.merge_string if isinstance(value, str) else strategy.merge_scalar
+    return strategy.merge_hash_array if list_kind([value]) == MAP_LIST else strategy.merge_basetype_array
+
+
+def _sources(values: List[Any], strategy: MergeStrategy, indexes: List[int]) -> List[int]:
+    """The layers (of ``indexes``, most specific first) that supply a merged value."""
+    mode = _mode(values[0], strategy)
+    if mode == MOST_SPECIFIC:
+        return indexes[:1]
+    if mode == LEAST_SPECIFIC:
+        return indexes[-1:]
+    return list(indexes)
+
+
+def merge_scalars(values: List[Any], strategy: MergeStrategy) -> Any:
+    """Scalars of several layers, most specific first: merge_string when all are strings, else merge_scalar."""
+    if len(values) == 1 or strategy.plain_scalars:
+        return values[0]
+    if all(isinstance(value, str) for value in values):
+        mode = strategy.merge_string
+        if mode == JOIN:
+            return _join(values if strategy.string_order == SPECIFIC_FIRST else values[::-1],
+                         strategy.string_separator)
+    else:
+        mode = strategy.merge_scalar
+    return values[-1] if mode == LEAST_SPECIFIC else values[0]
+
+
+def _join(parts: List[str], separator: str) -> str:
+    """Join strings; the result keeps the class of a part whose class is a subclass of str
+    (such as a marker of untrusted text), so joining never launders a part."""
+    joined = separator.join(parts)
+    for part in parts:
+        if type(part) is not str:
+            try:
+                return type(part)(joined)
+            except Exception:   # pylint: disable=broad-except
+                return joined
+    return joined
 
 
 def freeze(value: Any, depth: int = 0) -> Any:
@@ -132,9 +175,10 @@ class _Engine:
         self.sources: Dict[Any, List[int]] = {}
         self._derived: Dict[Tuple[MergeStrategy, str], MergeStrategy] = {}
 
-    def warn_mismatch(self, path: Sequence[Any], family: str) -> None:
-        self.warnings.append('type mismatch at %r: the most specific value is a %s; less specific values '
-                             'of another type were ignored' % (join_path(path) or '(root)', family))
+    def warn_mismatch(self, path: Sequence[Any], family: str, least: bool = False) -> None:
+        which, others = ('least', 'more') if least else ('most', 'less')
+        self.warnings.append('type mismatch at %r: the %s specific value is a %s; %s specific values '
+                             'of another type were ignored' % (join_path(path) or '(root)', which, family, others))
 
     def tuple_value(self, value: Any) -> Any:
         return freeze(self.rules.fold(value))
@@ -157,42 +201,57 @@ class _Engine:
 
     def merge(self, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy, depth: int,
               family: Optional[str] = None) -> Any:
+        least = strategy.type_mismatch == LEAST_SPECIFIC
         if family is None:
-            family = family_of(values[0])
+            family = family_of(values[-1] if least else values[0])
         if len(values) > 1:
-            values = self.same_family(path, values, family)
+            values = self.same_family(path, values, family, least)
         if family is MAP:
             return self.maps(path, values, strategy, depth)
         if family is LIST:
             return self.lists(path, values, strategy, depth)
-        return values[0]
+        return merge_scalars(values, strategy)
 
-    def same_family(self, path: Sequence[Any], values: List[Any], family: str) -> List[Any]:
-        """The values of the most specific value's family; warn when others were dropped."""
+    def same_family(self, path: Sequence[Any], values: List[Any], family: str, least: bool = False) -> List[Any]:
+        """The values of the winning value's family (the most specific value's, or with
+        ``least`` the least specific value's); warn when others were dropped, unless the
+        winner or every dropped value is a null (null_values: value)."""
         for value in values:
             if family_of(value) is not family:
-                self.warn_mismatch(path, family)
-                return [value for value in values if family_of(value) is family]
+                kept = [value for value in values if family_of(value) is family]
+                dropped = [value for value in values if family_of(value) is not family]
+                winner = values[-1] if least else values[0]
+                if winner is not None and any(value is not None for value in dropped):
+                    self.warn_mismatch(path, family, least)
+                return kept
         return values
 
     # --- maps -------------------------------------------------------------------------
-    def collect_keys(self, maps: Sequence[Mapping], prefix: Optional[str], track: bool) -> tuple:
-        """Per key (folded when keys are case-insensitive): the non-null values, most specific first.
+    def collect_keys(self, maps: Sequence[Mapping], strategy: MergeStrategy, track: bool) -> tuple:
+        """Per key (folded when keys are case-insensitive): the values, most specific first.
 
+        A null is no value (null_values: not_found), a value (value), or removes the key from
+        less specific maps (delete: the key stays, null, only when no less specific map holds it).
         Also returns the key as most specifically written (case-insensitive only) and, when
         ``track``, the indexes of the maps that supplied each key.
         """
-        if not (track or self.rules.case_insensitive_keys):
+        prefix = strategy.knockout_prefix
+        nulls = strategy.null_values
+        if not (track or self.rules.case_insensitive_keys) and nulls == NOT_FOUND:
             entries = _plain_collect(maps)
             if not _may_hold_markers(entries, prefix):
                 return entries, None, None
         fold = self.rules.case_insensitive_keys
+        keep_null = nulls != NOT_FOUND and nulls != DELETE
         entries: Dict[Any, List[Any]] = {}
         spelled: Optional[Dict[Any, Any]] = {} if fold else None
         supplied: Optional[Dict[Any, List[int]]] = {} if track else None
         knocked: set = set()
+        deleted: set = set()        # keys a null removed from less specific maps (null_values: delete)
+        removed: set = set()        # ... which a less specific map did hold
         for index, mapping in enumerate(maps):
             knocks = []
+            deletes = []
             for key, value in mapping.items():
                 is_text = isinstance(key, str)
                 if prefix is not None and is_text and key.startswith(prefix):
@@ -201,6 +260,9 @@ class _Engine:
                 folded = key.casefold() if fold and is_text else key
                 if knocked and folded in knocked:
                     continue
+                if deleted and folded in deleted:
+                    removed.add(folded)
+                    continue
                 values = entries.get(folded)
                 if values is None:
                     entries[folded] = values = []
@@ -208,11 +270,21 @@ class _Engine:
                         spelled[folded] = key
                     if supplied is not None:
                         supplied[folded] = []
-                if value is not None:
+                if value is not None or keep_null:
                     values.append(value)
                     if supplied is not None:
                         supplied[folded].append(index)
+                elif nulls == DELETE:
+                    deletes.append(folded)
             knocked.update(knocks)
+            deleted.update(deletes)
+        for folded in removed:
+            if not entries[folded]:
+                del entries[folded]
+                if spelled is not None:
+                    del spelled[folded]
+                if supplied is not None:
+                    del supplied[folded]
         return entries, spelled, supplied
 
     def maps(self, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy, depth: int,
@@ -225,7 +297,13 @@ class _Engine:
             raise _too_deep(path)
         if strategy.merge_hash == MOST_SPECIFIC:
             maps = maps[:1]
-        entries, spelled, supplied = self.collect_keys(maps, strategy.knockout_prefix, layers is not None)
+        elif strategy.merge_hash == LEAST_SPECIFIC:
+            maps = maps[-1:]
+            if layers is not None:
+                layers = layers[-1:]
+        entries, spelled, supplied = self.collect_keys(maps, strategy, layers is not None)
+        plain = strategy.plain_scalars and not self.rules.scalar_rules
+        least = strategy.type_mismatch == LEAST_SPECIFIC
         result = {}
         for folded, values in entries.items():
             key = folded if spelled is None else spelled[folded]
@@ -235,11 +313,15 @@ class _Engine:
             if _SCALAR_TYPES.issuperset(map(type, values)):     # the hot path: plain scalars
                 family = SCALAR
             else:
-                family = family_of(values[0])
-                values = self.same_family(path + (key,), values, family)
+                family = family_of(values[-1] if least else values[0])
+                values = self.same_family(path + (key,), values, family, least)
             if family is SCALAR:
-                result[key] = values[0]
-                child_strategy = strategy
+                if plain:
+                    result[key] = values[0]
+                    child_strategy = strategy
+                else:
+                    child_strategy = self.scalar_strategy(path + (key,), strategy, documents)
+                    result[key] = merge_scalars(values, child_strategy)
             else:
                 child_path = path + (key,)
                 if documents:
@@ -250,8 +332,16 @@ class _Engine:
                                          child_strategy, depth + 1, family)
             if supplied is not None:
                 indexes = [layers[index] for index in supplied[folded]]
-                self.sources[key] = indexes if _merges(values[0], child_strategy) else indexes[:1]
+                self.sources[key] = _sources(values, child_strategy, indexes)
         return result
+
+    def scalar_strategy(self, path: Tuple[Any, ...], parent: MergeStrategy, documents: bool) -> MergeStrategy:
+        """A scalar merges by its own rule when a rule merges scalars, else by its map's strategy."""
+        if self.rules.scalar_rules:
+            rule = self.rules.explicit(path)
+            if rule is not None:
+                return rule[0]
+        return self.rules.default[0] if documents else parent
 
     def child_strategy(self, path: Tuple[Any, ...], family: str, parent: MergeStrategy) -> MergeStrategy:
         rule = self.rules.explicit(path)
@@ -267,25 +357,42 @@ class _Engine:
     def lists(self, path: Tuple[Any, ...], lists: List[Any], strategy: MergeStrategy, depth: int) -> list:
         if depth > MAX_DEPTH:
             raise _too_deep(path)
-        kind = list_kind(lists)
-        if kind == EMPTY_LIST:
-            return []
-        same = [items for items in lists if list_kind([items]) in (kind, EMPTY_LIST)]
-        if len(same) != len(lists):
-            self.warnings.append('type mismatch at %r: lists of maps and lists of scalars do not merge; '
-                                 'the most specific kind was kept' % join_path(path))
+        if strategy.list_kinds == TOGETHER:
+            kinds = {list_kind([items]) for items in lists}
+            kinds.discard(EMPTY_LIST)
+            if not kinds:
+                return []
+            kind = MAP_LIST if kinds == {MAP_LIST} else SCALAR_LIST
+            same = lists
+        else:
+            least = strategy.type_mismatch == LEAST_SPECIFIC
+            kind = list_kind(lists[::-1] if least else lists)
+            if kind == EMPTY_LIST:
+                return []
+            same = [items for items in lists if list_kind([items]) in (kind, EMPTY_LIST)]
+            if len(same) != len(lists):
+                self.warnings.append('type mismatch at %r: lists of maps and lists of scalars do not merge; '
+                                     'the %s specific kind was kept' % (join_path(path), 'least' if least else 'most'))
         if kind == MAP_LIST:
             return self.hash_arrays(path, same, strategy, depth)
         return self.basetype_arrays(path, same, strategy, depth)
 
     def basetype_arrays(self, path: Tuple[Any, ...], lists: List[Any], strategy: MergeStrategy,
                         depth: int) -> list:
-        if strategy.merge_basetype_array == MOST_SPECIFIC:
+        mode = strategy.merge_basetype_array
+        if mode == MOST_SPECIFIC:
             lists = lists[:1]
+        elif mode == LEAST_SPECIFIC:
+            lists = lists[-1:]
+        elif mode == POSITIONAL:
+            return self.positional(path, lists, strategy, depth)
         prefix = strategy.knockout_prefix
-        unique = strategy.merge_basetype_array == UNIQUE
-        result, seen, knocked = [], set(), set()
+        unique = mode == UNIQUE
+        reorder = strategy.array_order == GENERAL_FIRST and len(lists) > 1
+        result, seen, knocked, starts = [], set(), set(), []
         for items in lists:
+            if reorder:
+                starts.append(len(result))
             knocks = []
             for item in items:
                 if prefix is not None and isinstance(item, str) and item.startswith(prefix):
@@ -302,19 +409,72 @@ class _Engine:
                     item = self.merge(path, [item], self.whole(strategy), depth + 1)
                 result.append(item)
             knocked.update(knocks)
-        return result
+        return general_first(result, starts) if reorder else result
 
     def hash_arrays(self, path: Tuple[Any, ...], lists: List[Any], strategy: MergeStrategy, depth: int) -> list:
+        if strategy.merge_hash_array == POSITIONAL:
+            return self.positional(path, lists, strategy, depth)
         if strategy.merge_hash_array == DEEP_TUPLE:
             item_strategy = self._derive(strategy, DEEP)     # matched items merge key by key
         else:
             item_strategy = self.whole(strategy)
         whole = item_strategy.merge_hash == MOST_SPECIFIC
         return [self.maps(path, group[:1] if whole else group, item_strategy, depth + 1)
-                for group in group_items(lists, strategy, self.tuple_value)]
+                for group in group_items(lists, strategy, self.tuple_value, self.rules.fold)]
+
+    def positional(self, path: Tuple[Any, ...], lists: List[Any], strategy: MergeStrategy, depth: int) -> list:
+        """Item i merges the items at index i of every layer; the result is as long as the least
+        specific list (items more specific lists hold beyond it are dropped: cloud-init's list replace).
+
+        Base-type knockout markers are dropped first; they remove nothing.
+        """
+        prefix = strategy.knockout_prefix
+        if prefix is not None:
+            lists = [[item for item in items if not (isinstance(item, str) and item.startswith(prefix))]
+                     for items in lists]
+        items_strategy = strategy.positional_items or _ITEMS_WHOLE
+        result = []
+        for index in range(len(lists[-1])):
+            group = [items[index] for items in lists if index < len(items)]
+            if strategy.null_values == NOT_FOUND and len(group) > 1:
+                group = [item for item in group if item is not None] or [None]
+            result.append(self.item_at(path, group, strategy, items_strategy, depth))
+        return result
+
+    def item_at(self, path: Tuple[Any, ...], group: List[Any], strategy: MergeStrategy, items: MergeStrategy,
+                depth: int) -> Any:
+        """The items at one index of Positional arrays, most specific first, merged as ``items`` says;
+        maps and lists that merge do so by the array's strategy with ``items``' sub-strategy in place."""
+        least = items.type_mismatch == LEAST_SPECIFIC
+        family = family_of(group[-1] if least else group[0])
+        if len(group) > 1:
+            group = self.same_family(path, group, family, least)
+        if family is SCALAR:
+            return merge_scalars(group, items)
+        if family is MAP:
+            mode = items.merge_hash
+            if mode in WHOLE_MODES:
+                return self.merge(path, group[-1:] if mode == LEAST_SPECIFIC else group[:1], self.whole(strategy),
+                                  depth + 1, MAP)
+            return self.maps(path, group, self._derive(strategy, mode), depth + 1)
+        mode = items.merge_hash_array if list_kind(group) == MAP_LIST else items.merge_basetype_array
+        if mode in WHOLE_MODES:
+            return self.merge(path, group[-1:] if mode == LEAST_SPECIFIC else group[:1], self.whole(strategy),
+                              depth + 1, LIST)
+        return self.lists(path, group, self._arrays_of(strategy, items), depth + 1)
+
+    def _arrays_of(self, strategy: MergeStrategy, items: MergeStrategy) -> MergeStrategy:
+        key = (strategy, items)
+        derived = self._derived.get(key)
+        if derived is None:
+            derived = strategy.with_(merge_basetype_array=items.merge_basetype_array,
+                                     merge_hash_array=items.merge_hash_array)
+            self._derived[key] = derived
+        return derived
 
 
 _SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+_ITEMS_WHOLE = MergeStrategy()
 
 
 def _may_hold_markers(keys: Mapping, prefix: Optional[str]) -> bool:

@@ -54,6 +54,12 @@ class MergeRules:
         for key, spec in lookup_options.items():
             self._add(str(key), spec)
         self.has_rules = bool(self._exact or self._regexes)
+        self.scalar_rules = self._any_scalar_rule()
+
+    def _any_scalar_rule(self) -> bool:
+        """Whether a rule merges scalars (merge_string, merge_scalar): only then do scalars in maps look up rules."""
+        rules = list(self._exact.values()) + [rule for _regex, rule in self._regexes]
+        return any(not strategy.plain_scalars for strategy, _name in rules)
 
     def fold(self, key: Any) -> Any:
         """The form under which a key is compared."""
@@ -101,6 +107,7 @@ class MergeRules:
         clone._exact[self.fold(join_path(path))] = (parse_strategy(spec, name), name)
         clone._cache = {}
         clone.has_rules = True
+        clone.scalar_rules = clone._any_scalar_rule()
         return clone
 
     def resolve(self, path: Sequence[Any]) -> Rule:

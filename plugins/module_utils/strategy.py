@@ -8,12 +8,20 @@ A strategy is written by users as a preset name (``deep``), an alias
 (``MergeRecursively``), a single sub-strategy name (``Unique``) or a map of
 sub-strategies (Datum's custom structure).  ``parse_strategy`` turns any of
 them into an immutable ``MergeStrategy``.
+
+Beyond Datum (additive: every default keeps Datum's behaviour), a strategy map may set
+``merge_string`` and ``merge_scalar``, the sub-strategy values ``LeastSpecific`` and
+``Positional``, and the merge options ``array_order``, ``string_order``,
+``string_separator``, ``match_items_by``, ``null_values``, ``type_mismatch``,
+``list_kinds`` and ``positional_items``; docs/merge-strategies.md describes them.
+The filters for other systems (cloud-init, Heat, sequence aggregation) translate
+their configuration into these settings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
@@ -25,11 +33,33 @@ UNIQUE = 'Unique'
 SUM = 'Sum'
 UNIQUE_KEY_VAL_TUPLES = 'UniqueKeyValTuples'
 DEEP_TUPLE = 'DeepTuple'
+LEAST_SPECIFIC = 'LeastSpecific'    # the least specific value, whole ("the existing value wins")
+POSITIONAL = 'Positional'           # arrays: items at the same index merge
+JOIN = 'Join'                       # strings: joined with string_separator
 
-MERGE_HASH_MODES = (MOST_SPECIFIC, HASH, DEEP)
-BASETYPE_ARRAY_MODES = (MOST_SPECIFIC, UNIQUE, SUM)
-HASH_ARRAY_MODES = (MOST_SPECIFIC, SUM, UNIQUE_KEY_VAL_TUPLES, DEEP_TUPLE)
+MERGE_HASH_MODES = (MOST_SPECIFIC, HASH, DEEP, LEAST_SPECIFIC)
+BASETYPE_ARRAY_MODES = (MOST_SPECIFIC, UNIQUE, SUM, LEAST_SPECIFIC, POSITIONAL)
+HASH_ARRAY_MODES = (MOST_SPECIFIC, SUM, UNIQUE_KEY_VAL_TUPLES, DEEP_TUPLE, LEAST_SPECIFIC, POSITIONAL)
+STRING_MODES = (MOST_SPECIFIC, LEAST_SPECIFIC, JOIN)
+SCALAR_MODES = (MOST_SPECIFIC, LEAST_SPECIFIC)
 TUPLE_MODES = (UNIQUE_KEY_VAL_TUPLES, DEEP_TUPLE)
+WHOLE_MODES = (MOST_SPECIFIC, LEAST_SPECIFIC)
+
+# merge_options beyond Datum; the first value of each is the default.
+SPECIFIC_FIRST = 'specific_first'
+GENERAL_FIRST = 'general_first'
+ORDERS = (SPECIFIC_FIRST, GENERAL_FIRST)
+TUPLE_KEYS = 'tuple_keys'
+SCALAR_VALUES = 'scalar_values'
+MATCH_MODES = (TUPLE_KEYS, SCALAR_VALUES)
+NOT_FOUND = 'not_found'
+VALUE = 'value'
+DELETE = 'delete'
+NULL_MODES = (NOT_FOUND, VALUE, DELETE)
+SEPARATE = 'separate'
+TOGETHER = 'together'
+LIST_KINDS = (SEPARATE, TOGETHER)
+MISMATCH_MODES = (MOST_SPECIFIC, LEAST_SPECIFIC)
 
 DEFAULT_KNOCKOUT_PREFIX = '--'
 DEFAULT_TUPLE_KEYS = ('Name', 'Version')   # Datum's deep preset
@@ -45,20 +75,58 @@ class MergeStrategy:
     knockout_prefix: Optional[str] = None
     tuple_keys: Tuple[str, ...] = DEFAULT_TUPLE_KEYS
     name: str = MOST_SPECIFIC
+    # Beyond Datum; the defaults are Datum's behaviour.
+    merge_string: str = MOST_SPECIFIC
+    """Strings in every layer: MostSpecific, LeastSpecific or Join."""
+    merge_scalar: str = MOST_SPECIFIC
+    """Other scalars (numbers, booleans, null when it is a value, mixed types): MostSpecific or LeastSpecific."""
+    array_order: str = SPECIFIC_FIRST
+    """Merged arrays list the most specific layer's items first, or the least specific layer's."""
+    string_order: str = SPECIFIC_FIRST
+    """Join puts the most specific string first, or the least specific one."""
+    string_separator: str = ''
+    match_items_by: str = TUPLE_KEYS
+    """Tuple modes match hash-array items by tuple_keys, or by all their scalar values."""
+    null_values: str = NOT_FOUND
+    """A null in a map is not found (Datum), a value like any other, or deletes the key from less specific layers."""
+    type_mismatch: str = MOST_SPECIFIC
+    """When layers hold different types, the most specific value's type wins, or the least specific value's."""
+    list_kinds: str = SEPARATE
+    """Lists of maps and lists of scalars do not merge with each other, or merge together as one list."""
+    positional_items: Optional['MergeStrategy'] = None
+    """Positional arrays: how the items at one index merge (its sub-strategies); None: the most specific item."""
+    plain_scalars: bool = field(init=False, repr=False, compare=False)
+    """Scalars merge as Datum's do: the most specific wins (the merge's hot path)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, 'plain_scalars', self.merge_string == MOST_SPECIFIC == self.merge_scalar)
 
     def describe(self) -> dict:
-        """The strategy as a Datum strategy map (for explain output)."""
-        return {
+        """The strategy as a Datum strategy map (for explain output); settings beyond Datum only when set."""
+        described = {
             'merge_hash': self.merge_hash,
             'merge_basetype_array': self.merge_basetype_array,
             'merge_hash_array': self.merge_hash_array,
             'merge_options': {'knockout_prefix': self.knockout_prefix,
                               'tuple_keys': list(self.tuple_keys)},
         }
+        for name in _EXTRA_FIELDS:
+            if getattr(self, name) != _DEFAULTS[name]:
+                described[name] = getattr(self, name)
+        for name in _EXTRA_OPTIONS:
+            value = getattr(self, name)
+            if value != _DEFAULTS[name]:
+                described['merge_options'][name] = value.describe() if isinstance(value, MergeStrategy) else value
+        return described
 
     def with_(self, **changes: Any) -> 'MergeStrategy':
         return replace(self, **changes)
 
+
+_EXTRA_FIELDS = ('merge_string', 'merge_scalar')
+_EXTRA_OPTIONS = ('array_order', 'string_order', 'string_separator', 'match_items_by', 'null_values',
+                  'type_mismatch', 'list_kinds', 'positional_items')
+_DEFAULTS = {name: getattr(MergeStrategy, name) for name in _EXTRA_FIELDS + _EXTRA_OPTIONS}
 
 PRESETS = {
     MOST_SPECIFIC: MergeStrategy(name=MOST_SPECIFIC),
@@ -81,9 +149,19 @@ _MAP_FIELDS = {
     'merge_hash': MERGE_HASH_MODES,
     'merge_basetype_array': BASETYPE_ARRAY_MODES,
     'merge_hash_array': HASH_ARRAY_MODES,
+    'merge_string': STRING_MODES,
+    'merge_scalar': SCALAR_MODES,
 }
 _MAP_KEYS = ('strategy',) + tuple(_MAP_FIELDS) + ('merge_options',)
-_OPTION_KEYS = ('knockout_prefix', 'tuple_keys')
+_OPTION_CHOICES = {
+    'array_order': ORDERS,
+    'string_order': ORDERS,
+    'match_items_by': MATCH_MODES,
+    'null_values': NULL_MODES,
+    'type_mismatch': MISMATCH_MODES,
+    'list_kinds': LIST_KINDS,
+}
+_OPTION_KEYS = ('knockout_prefix', 'tuple_keys') + tuple(_OPTION_CHOICES) + ('string_separator', 'positional_items')
 
 
 def _canonical(name: Any, valid: tuple, what: str, where: str) -> str:
@@ -135,18 +213,29 @@ def _parse_map(spec: Mapping, where: str) -> MergeStrategy:
     fields = _lower_keys(spec, _MAP_KEYS, 'strategy key', where)
     base = _parse_name(fields.pop('strategy'), where) if 'strategy' in fields else PRESETS[MOST_SPECIFIC]
     changes = {}
-    for field, modes in _MAP_FIELDS.items():
-        if field in fields:
-            changes[field] = _canonical(fields[field], modes, field, where)
+    for name, modes in _MAP_FIELDS.items():
+        if name in fields:
+            changes[name] = _canonical(fields[name], modes, name, where)
     options = fields.get('merge_options') or {}
     if not isinstance(options, Mapping):
         raise StrategyError('merge_options must be a map%s' % _for(where))
     options = _lower_keys(options, _OPTION_KEYS, 'merge option', where)
-    merges = any(changes.get(field, getattr(base, field)) != MOST_SPECIFIC for field in _MAP_FIELDS)
+    merges = any(changes.get(name, getattr(base, name)) not in WHOLE_MODES for name in _MAP_FIELDS)
     prefix = base.knockout_prefix or (DEFAULT_KNOCKOUT_PREFIX if merges else None)
     changes['knockout_prefix'] = parse_knockout_prefix(options.get('knockout_prefix', prefix), where)
     if 'tuple_keys' in options:
         changes['tuple_keys'] = parse_tuple_keys(options['tuple_keys'], where)
+    for option, choices in _OPTION_CHOICES.items():
+        if option in options:
+            changes[option] = _canonical(options[option], choices, 'merge option %s value' % option, where)
+    if 'string_separator' in options:
+        separator = options['string_separator']
+        if not isinstance(separator, str):
+            raise StrategyError('string_separator must be a string, not %r%s' % (separator, _for(where)))
+        changes['string_separator'] = separator
+    if options.get('positional_items') is not None:
+        changes['positional_items'] = parse_strategy(options['positional_items'],
+                                                     '%s positional_items' % where if where else 'positional_items')
     return validate(base.with_(name='custom', **changes), where)
 
 
@@ -165,7 +254,7 @@ def parse_tuple_keys(keys: Any, where: str = '') -> Tuple[str, ...]:
 
 
 def validate(strategy: MergeStrategy, where: str = '') -> MergeStrategy:
-    if strategy.merge_hash_array in TUPLE_MODES and not strategy.tuple_keys:
+    if strategy.merge_hash_array in TUPLE_MODES and not strategy.tuple_keys and strategy.match_items_by == TUPLE_KEYS:
         raise StrategyError('merge_hash_array %s needs merge_options.tuple_keys%s'
                             % (strategy.merge_hash_array, _for(where)))
     return strategy

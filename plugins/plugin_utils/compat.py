@@ -29,6 +29,7 @@ if DATA_TAGGING:
     from ansible.parsing.vault import EncryptedString as _VaultValue
 else:  # importing ansible.parsing.yaml.objects on 2.19+ costs ~0.1 s (a deprecated module)
     from ansible.parsing.yaml.objects import AnsibleVaultEncryptedUnicode as _VaultValue
+    from ansible.utils.unsafe_proxy import AnsibleUnsafeText
 
 # DataLoader.load_from_file(cache=...) was a bool before 2.17 and a mode string since.
 LOADER_NO_CACHE = 'none' if CORE_VERSION >= (2, 17) else False
@@ -37,6 +38,23 @@ LOADER_NO_CACHE = 'none' if CORE_VERSION >= (2, 17) else False
 def trust_as_template(value):
     """Mark a string as a template the user asked to render (a no-op before 2.19)."""
     return _trust_as_template(value) if _trust_as_template else value
+
+
+def not_templates(value):
+    """Data is never rendered as templates by Ansible: mark strings unsafe before 2.19.
+
+    From 2.19, data the store loads is not trusted as templates anyway. (ansible-core's
+    wrap_var would turn a 2.16 vault value into a list of characters, hence this walk.)
+    """
+    if DATA_TAGGING or is_vault_value(value):
+        return value
+    if isinstance(value, Mapping):
+        return {key: not_templates(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [not_templates(item) for item in value]
+    if isinstance(value, str) and ('{{' in value or '{%' in value or '{#' in value):
+        return AnsibleUnsafeText(value)     # only what could render: --list stays free of unsafe markers
+    return value
 
 
 def is_vault_value(value) -> bool:
