@@ -111,12 +111,11 @@ _value:
 from collections.abc import Mapping
 
 from ansible.errors import AnsibleFilterError
-from ansible.utils.display import Display
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import parse_strategy, with_options
+from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core
 
 _NOT_GIVEN = False
 
@@ -140,18 +139,15 @@ def deep_merge(value, *others, strategy='deep', tuple_keys=None, knockout_prefix
                lookup_options=None):
     """Merge layers, least specific first, with Datum's strategies."""
     layers = layers_from(value, others, 'deep_merge')
-    try:
-        default = with_options(parse_strategy(strategy, 'strategy'), tuple_keys, knockout_prefix, 'strategy')
-        rules = MergeRules(default, lookup_options)
-        if all(isinstance(layer, Mapping) for layer in layers):
-            result = merge_documents(layers[::-1], rules)
-        else:
-            result = merge_layers(layers[::-1], rules)
-    except MergeError as exc:
-        raise AnsibleFilterError('deep_merge: %s' % exc) from exc
-    for warning in result.warnings:
-        Display().warning('deep_merge: %s' % warning)
-    return result.value
+    return call_core('deep_merge', _merge, layers, strategy, tuple_keys, knockout_prefix, lookup_options).value
+
+
+def _merge(layers, strategy, tuple_keys, knockout_prefix, lookup_options):
+    default = with_options(parse_strategy(strategy, 'strategy'), tuple_keys, knockout_prefix, 'strategy')
+    rules = MergeRules(default, lookup_options)
+    if all(isinstance(layer, Mapping) for layer in layers):
+        return merge_documents(layers[::-1], rules)
+    return merge_layers(layers[::-1], rules)
 
 
 class FilterModule(object):

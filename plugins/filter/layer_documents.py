@@ -109,10 +109,9 @@ _value:
 from collections.abc import Iterable, Mapping
 
 from ansible.errors import AnsibleFilterError
-from ansible.utils.display import Display
 
 from ansible_collections.strata.hier.plugins.module_utils.deckhand import layer_documents as render
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core
 
 
 def documents_from(value, others):
@@ -132,14 +131,7 @@ def documents_from(value, others):
 
 def layer_documents(value, *others):
     """Render Deckhand documents: the concrete ones, with their layered data."""
-    documents = documents_from(value, others)
-    try:
-        result = render(documents)
-    except MergeError as exc:
-        raise AnsibleFilterError('layer_documents: %s' % exc) from exc
-    for warning in result.warnings:
-        Display().warning('layer_documents: %s' % warning)
-    return result.documents
+    return call_core('layer_documents', render, documents_from(value, others)).documents
 
 
 class FilterModule(object):

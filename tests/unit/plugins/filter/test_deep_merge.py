@@ -70,6 +70,6 @@ def test_bad_input(args, kwargs, words):
 
 
 def test_type_mismatch_warns(mocker):
-    warning = mocker.patch('ansible_collections.strata.hier.plugins.filter.deep_merge.Display.warning')
+    warning = mocker.patch('ansible_collections.strata.hier.plugins.plugin_utils.filters.Display.warning')
     assert deep_merge({'a': {'x': 1}}, {'a': 'text'}) == {'a': 'text'}
     assert 'type mismatch' in warning.call_args[0][0]

@@ -69,7 +69,7 @@ def test_missing_action_path_names_document_and_path():
 
 
 def test_warnings_are_shown(mocker):
-    warning = mocker.patch('ansible_collections.strata.hier.plugins.filter.layer_documents.Display.warning')
+    warning = mocker.patch('ansible_collections.strata.hier.plugins.plugin_utils.filters.Display.warning')
     site = copy.deepcopy(SITE)
     site['metadata']['layeringDefinition']['parentSelector'] = {'key1': 'nothing'}
     assert layer_documents([POLICY, GLOBAL, site]) == [POLICY, site]
