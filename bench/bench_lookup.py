@@ -126,8 +126,10 @@ def play(root: str) -> tuple:
     """Real ansible-playbook runs: the lookups, then the same play with constants."""
     inventory = os.path.join(root, 'inventory.yml')
     with open(inventory, 'w') as stream:
-        hosts = {host_vars(index)['inventory_hostname']: {k: v for k, v in host_vars(index).items()
-                                                           if k != 'inventory_hostname'} for index in range(HOSTS)}
+        hosts = {}
+        for index in range(HOSTS):
+            variables = host_vars(index)
+            hosts[variables.pop('inventory_hostname')] = variables
         yaml.safe_dump({'all': {'hosts': hosts, 'vars': {'ansible_connection': 'local'}}}, stream)
     timings = []
     for name, expression in (('lookups', "lookup('strata.hier.hier', '%s', config=cfg)"), ('constants', "'%s'")):
