@@ -1,0 +1,223 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+name: to_vaulted_yaml
+short_description: Data as YAML, with vault values kept encrypted as C(!vault) blocks
+version_added: 0.1.0
+author: Strata maintainers (@strata-hier)
+description:
+  - Renders data as block-style YAML, like P(ansible.builtin.to_nice_yaml#filter), for files that are reviewed and
+    diffed, such as the files of the C(strata.hier.rsop) role.
+  - A vault-encrypted value (an inline C(!vault) value of a YAML file, or the result of
+    P(ansible.builtin.vault#filter)) is written as a C(!vault |) block holding its original ciphertext. It is never
+    decrypted, so the filter needs no vault password and its output is the same on every run. This holds on every
+    supported ansible-core, whereas P(ansible.builtin.to_nice_yaml#filter) decrypts vault values from ansible-core
+    2.21 on unless given C(vault_behavior=keep_encrypted), an option earlier releases do not accept.
+  - Maps are sorted by key (keys of mixed types by type name, then text), strings holding a line break are written
+    as literal blocks (C(|)) where YAML allows it, and no anchors or aliases are used, so that a change to one value
+    changes only its own lines.
+  - The output is the same whether or not the C(libyaml) C bindings are installed.
+positional: _input
+options:
+  _input:
+    description: The data, built of maps, lists, strings, numbers, booleans, nulls, dates and vault values.
+    type: raw
+    required: true
+  keys:
+    description:
+      - With a map as input, write only these keys; keys the map does not have are left out.
+      - Only the listed values are read, so V(hostvars[inventory_hostname] | strata.hier.to_vaulted_yaml(keys=[...]\))
+        writes a few variables of a host without templating its others.
+    type: list
+    elements: str
+  indent:
+    description: Spaces per nesting level of maps. List items are not indented under their key, as in
+      P(ansible.builtin.to_nice_yaml#filter).
+    type: int
+    default: 2
+  sort_keys:
+    description: Sort the keys of maps. With V(false), maps keep their order.
+    type: bool
+    default: true
+notes:
+  - A value stays encrypted only while it is a vault value. The data of a whole-file vaulted file is decrypted when
+    Ansible loads the file; it is plain data afterwards and is written in plain text. So is anything computed from a
+    vault value, such as V(password | upper).
+  - A value of another type (an object, an undefined variable) is an error naming its key path.
+seealso:
+  - plugin: ansible.builtin.to_nice_yaml
+    plugin_type: filter
+"""
+
+EXAMPLES = r"""
+- name: Write two variables of a host for review, the password still encrypted
+  ansible.builtin.copy:
+    content: "{{ hostvars[inventory_hostname] | strata.hier.to_vaulted_yaml(keys=['AdminPassword', 'Timezone']) }}"
+    dest: "/tmp/{{ inventory_hostname }}.yml"
+    mode: "0644"
+  delegate_to: localhost
+# AdminPassword: !vault |
+#   $ANSIBLE_VAULT;1.1;AES256
+#   6461653330396430...
+# Timezone: GMT Standard Time
+
+- name: Four spaces per level, keys in their order
+  ansible.builtin.debug:
+    msg: "{{ {'b': 1, 'a': {'y': secret, 'x': 2}} | strata.hier.to_vaulted_yaml(indent=4, sort_keys=false) }}"
+"""
+
+RETURN = r"""
+_value:
+  description: The YAML document, ending with a line break.
+  type: string
+"""
+
+import datetime
+from collections.abc import Mapping, Set
+
+import yaml
+from jinja2 import Undefined
+
+from ansible.errors import AnsibleFilterError
+from ansible.module_utils.common.text.converters import to_text
+
+try:  # ansible-core >= 2.19: EncryptedString, or a decrypted value tagged with its ciphertext
+    from ansible.parsing.vault import VaultHelper
+    from ansible.template import accept_args_markers, accept_lazy_markers
+except ImportError:  # ansible-core < 2.19
+    VaultHelper = None
+
+    def accept_args_markers(plugin):
+        return plugin
+
+    accept_lazy_markers = accept_args_markers
+
+if VaultHelper is None:
+    from ansible.parsing.yaml.objects import AnsibleVaultEncryptedUnicode as LegacyVaultValue
+else:  # importing ansible.parsing.yaml.objects on 2.19+ costs ~0.1 s (a deprecated module)
+    LegacyVaultValue = None
+
+
+def vault_ciphertext(value):
+    """The ciphertext of a vault value, without decrypting it; None for any other value."""
+    if VaultHelper is not None:
+        return VaultHelper.get_ciphertext(value, with_tags=False)
+    if isinstance(value, LegacyVaultValue):
+        return to_text(value._ciphertext)
+    return None
+
+
+class _Vaulted(object):
+    """A vault value's ciphertext, to be written as a !vault scalar."""
+
+    __slots__ = ('ciphertext',)
+
+    def __init__(self, ciphertext):
+        self.ciphertext = ciphertext
+
+
+class _Dumper(yaml.SafeDumper):
+    """PyYAML's pure-Python safe dumper (the same output with or without libyaml), without aliases."""
+
+    def ignore_aliases(self, data):
+        return True
+
+
+def _represent_vaulted(dumper, value):
+    return dumper.represent_scalar('!vault', value.ciphertext, style='|')
+
+
+def _represent_str(dumper, value):
+    if '\n' in value:  # the emitter falls back to a quoted style where a literal block cannot hold the text
+        return dumper.represent_scalar('tag:yaml.org,2002:str', value, style='|')
+    return dumper.represent_str(value)
+
+
+_Dumper.add_representer(_Vaulted, _represent_vaulted)
+_Dumper.add_representer(str, _represent_str)
+
+
+def _sorted_keys(keys):
+    try:
+        return sorted(keys)
+    except TypeError:  # keys of mixed types
+        return sorted(keys, key=lambda key: (type(key).__name__, str(key)))
+
+
+def _exact(kind, value):
+    """The value as the builtin type itself (str() of 2.16's unsafe text returns the unsafe text)."""
+    return {str: str.__str__, int: int.__int__, float: float.__float__}[kind](value)
+
+
+def _describe(path):
+    return '/'.join(str(part) for part in path) or 'the input'
+
+
+def _native(value, path, sort_keys):
+    """Builtin types only (tags and wrappers dropped), vault values as _Vaulted, never decrypted."""
+    ciphertext = vault_ciphertext(value)
+    if ciphertext is not None:  # first: str() would decrypt
+        return _Vaulted(to_text(ciphertext))
+    if value is None or isinstance(value, bool):
+        return value
+    for kind in (str, int, float):
+        if isinstance(value, kind):
+            return _exact(kind, value)
+    if isinstance(value, Mapping):
+        keys = [_native_key(key, path) for key in value]
+        items = dict(zip(keys, value.values()))
+        order = _sorted_keys(items) if sort_keys else items
+        return {key: _native(items[key], path + [key], sort_keys) for key in order}
+    if isinstance(value, (list, tuple)):
+        return [_native(item, path + [index], sort_keys) for index, item in enumerate(value)]
+    if isinstance(value, Set):
+        return [_native(item, path + [index], sort_keys) for index, item in enumerate(_sorted_keys(value))]
+    if isinstance(value, Undefined):  # an undefined variable (from 2.19, any template error): its own message
+        value._fail_with_undefined_error()
+    if isinstance(value, datetime.datetime):
+        return datetime.datetime.fromisoformat(value.isoformat())
+    if isinstance(value, datetime.date):
+        return datetime.date(value.year, value.month, value.day)
+    raise AnsibleFilterError('to_vaulted_yaml: %s: cannot write a value of type %s as YAML'
+                             % (_describe(path), type(value).__name__))
+
+
+def _native_key(key, path):
+    if vault_ciphertext(key) is not None:
+        raise AnsibleFilterError('to_vaulted_yaml: %s: a vault value cannot be a key' % _describe(path))
+    if key is None or isinstance(key, bool):
+        return key
+    for kind in (str, int, float):
+        if isinstance(key, kind):
+            return _exact(kind, key)
+    raise AnsibleFilterError('to_vaulted_yaml: %s: cannot write a key of type %s as YAML'
+                             % (_describe(path), type(key).__name__))
+
+
+@accept_args_markers
+@accept_lazy_markers
+def to_vaulted_yaml(data, keys=None, indent=2, sort_keys=True):
+    """Block-style YAML of data, vault values as !vault blocks with their ciphertext."""
+    if isinstance(indent, bool) or not isinstance(indent, int) or not 2 <= indent <= 9:
+        raise AnsibleFilterError('to_vaulted_yaml: indent must be an integer from 2 to 9, not %r' % (indent,))
+    if keys is not None:
+        if not isinstance(data, Mapping):
+            raise AnsibleFilterError('to_vaulted_yaml: keys needs a map as input, not %s' % type(data).__name__)
+        if isinstance(keys, (str, Mapping)) or not all(isinstance(key, str) for key in keys):
+            raise AnsibleFilterError('to_vaulted_yaml: keys must be a list of strings, not %r' % (keys,))
+        data = dict((key, data[key]) for key in keys if key in data)
+    native = _native(data, [], sort_keys)
+    return yaml.dump(native, Dumper=_Dumper, default_flow_style=False, allow_unicode=True, sort_keys=False,
+                     indent=indent)
+
+
+class FilterModule(object):
+    """YAML with vault values kept encrypted."""
+
+    def filters(self):
+        return {'to_vaulted_yaml': to_vaulted_yaml}

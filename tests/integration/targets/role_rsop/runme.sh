@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Real ansible-playbook runs of the strata.hier.rsop role over the example store's nodes.
+set -eux
+
+# the collection under test, as ansible-test (or the caller) put it on the collections path
+examples=
+IFS=: read -ra roots <<< "${ANSIBLE_COLLECTIONS_PATH:-${ANSIBLE_COLLECTIONS_PATHS:-}}"
+for root in "${roots[@]}"; do
+    [[ -d $root/ansible_collections/strata/hier/examples/hierarchy ]] && examples=$root/ansible_collections/strata/hier/examples/hierarchy && break
+done
+[[ -n $examples ]] || { echo "strata.hier not found on ANSIBLE_COLLECTIONS_PATH"; exit 1; }
+inventory=(-i "$examples/nodes.hier.yml")
+vault=(--vault-password-file "$examples/vault-password.txt")
+export ANSIBLE_FORCE_COLOR=false ANSIBLE_NOCOLOR=true     # the logs are grepped
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# the plain text of the example's vault values, which must appear in no file the role writes
+secrets=('D3v-S3cret!' 'Pr0d-S3cret!')
+ansible "${inventory[@]}" "${vault[@]}" DSCWeb01,DSCWeb02 -m ansible.builtin.debug -a 'var=AdminPassword' > "$work/secrets.txt"
+for secret in "${secrets[@]}"; do grep -qF "$secret" "$work/secrets.txt"; done
+
+# expected data: the inventory's variables of every host
+mkdir "$work/expected"
+hosts=$(ansible-inventory "${inventory[@]}" "${vault[@]}" --list \
+    | python -c 'import json, sys; print(" ".join(sorted(json.load(sys.stdin)["_meta"]["hostvars"])))')
+[[ $(wc -w <<< "$hosts") -eq 4 ]]
+for host in $hosts; do
+    ansible-inventory "${inventory[@]}" "${vault[@]}" --host "$host" --yaml > "$work/expected/$host.yml"
+done
+
+# rsop NAME ARGS...: play the role, the output in $work/NAME.log
+rsop() {
+    local name=$1
+    shift
+    ansible-playbook "${inventory[@]}" "${vault[@]}" rsop.yml "$@" > "$work/$name.log" 2>&1 || { cat "$work/$name.log"; return 1; }
+}
+# recap NAME: the PLAY RECAP lines of the run
+recap() {
+    grep -E '^[^ ].* : ok=[0-9]+ +changed=[0-9]+ ' "$work/$1.log"
+}
+# changes NAME: some host changed; unchanged NAME: all four hosts report changed=0
+changes() {
+    recap "$1" | grep -qv ' changed=0 '
+}
+unchanged() {
+    [[ $(recap "$1" | grep -c ' changed=0 ') -eq 4 ]] || { echo "$1: not four unchanged hosts"; cat "$work/$1.log"; exit 1; }
+}
+no_secrets() {
+    for secret in "${secrets[@]}"; do
+        if grep -rqF "$secret" "$1"; then echo "$1 holds a vault value in plain text"; exit 1; fi
+    done
+}
+
+# merged data without provenance; the second run changes nothing
+rsop plain -e "rsop_dir=$work/plain"
+changes plain
+python check_rsop.py "$work/plain" "$work/expected" false
+no_secrets "$work/plain"
+if grep -rqE '^(hier_sources|ansible_host|inventory_hostname|groups):' "$work/plain"; then echo "not merged data"; exit 1; fi
+rsop plain2 -e "rsop_dir=$work/plain"
+unchanged plain2
+
+# with provenance
+rsop prov -e "rsop_dir=$work/prov" -e rsop_provenance=true
+changes prov
+python check_rsop.py "$work/prov" "$work/expected" true
+no_secrets "$work/prov"
+rsop prov2 -e "rsop_dir=$work/prov" -e rsop_provenance=true
+unchanged prov2
+
+# provenance turned off again rewrites the files as they were without it
+rsop off -e "rsop_dir=$work/prov" -e rsop_provenance=false
+changes off
+diff -r "$work/plain" "$work/prov"
+
+# --check --diff shows a change without writing it; the next run repairs the file
+echo 'Edited: by hand' >> "$work/prov/DSCWeb01.yml"
+cp "$work/prov/DSCWeb01.yml" "$work/edited.yml"
+rsop check -e "rsop_dir=$work/prov" --check --diff
+changes check
+grep -q '^-Edited: by hand' "$work/check.log"
+cmp "$work/prov/DSCWeb01.yml" "$work/edited.yml"
+rsop repair -e "rsop_dir=$work/prov"
+changes repair
+diff -r "$work/plain" "$work/prov"
+
+# pruning deletes the files of hosts that are gone, and only *.yml files
+touch "$work/prov/DSCGone01.yml" "$work/prov/notes.txt"
+rsop prune -e "rsop_dir=$work/prov" -e rsop_prune=true
+changes prune
+[[ ! -e $work/prov/DSCGone01.yml && -e $work/prov/notes.txt ]]
+rm "$work/prov/notes.txt"
+diff -r "$work/plain" "$work/prov"
+rsop prune2 -e "rsop_dir=$work/prov" -e rsop_prune=true
+unchanged prune2
+
+# a relative rsop_dir is relative to the playbook's folder
+cp rsop.yml "$work/rsop.yml"
+ansible-playbook "${inventory[@]}" "${vault[@]}" "$work/rsop.yml" -e rsop_dir=relative > "$work/relative.log"
+diff -r "$work/plain" "$work/relative"
+
+# an inventory source without provenance: the role needs rsop_keys
+printf 'plugin: strata.hier.hier\nconfig: %s\n' "$examples/hier.yml" > "$work/noprov.hier.yml"
+if ansible-playbook -i "$work/noprov.hier.yml" "${vault[@]}" rsop.yml -e "rsop_dir=$work/noprov" > "$work/noprov.log" 2>&1; then
+    echo "no provenance and no rsop_keys: the role did not fail"; exit 1
+fi
+grep -q 'has no host variable hier_sources. Set provenance: true in the' "$work/noprov.log"
+ansible-playbook -i "$work/noprov.hier.yml" "${vault[@]}" rsop.yml -e "rsop_dir=$work/noprov" \
+    -e '{"rsop_keys": ["Timezone", "AdminPassword", "NotAKey"]}'
+python check_rsop.py "$work/noprov" "$work/expected" false Timezone AdminPassword NotAKey
+no_secrets "$work/noprov"
+
+# no vault password is needed for inline vault values (a whole-file vaulted file needs one to load at all)
+cp -r "$examples" "$work/store"
+ansible-vault decrypt "${vault[@]}" "$work/store/data/Locations/London.yml"
+rm "$work/store/vault-password.txt"
+ansible-playbook -i "$work/store/nodes.hier.yml" rsop.yml -e "rsop_dir=$work/novault" > "$work/novault.log"
+diff -r "$work/plain" "$work/novault"
