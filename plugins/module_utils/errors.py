@@ -40,3 +40,7 @@ class MergeDepthError(MergeError):
 
 class DocumentError(MergeError):
     """Documents cannot be layered together (Deckhand's layering); the message names the document."""
+
+
+class MergeConflictError(MergeError):
+    """Sources disagree on how a value merges (Heat: two environment files give a parameter different strategies)."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeInputError
 from ansible_collections.strata.hier.plugins.module_utils.hash_array import general_first, group_items
@@ -54,6 +54,13 @@ class MergeResult:
     sources: Any = None
     """Indexes of the layers that supplied the value: a list, or for a map a list per top-level key."""
     warnings: List[str] = field(default_factory=list)
+
+
+class Merged(NamedTuple):
+    """A merged value and the warnings met (what a system's merge, such as Heat's or cloud-init's, returns)."""
+
+    value: Any
+    warnings: List[str]
 
 
 def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = ()) -> MergeResult:
@@ -142,9 +149,10 @@ def _join(parts: List[str], separator: str) -> str:
     (such as a marker of untrusted text), so joining never launders a part."""
     joined = separator.join(parts)
     for part in parts:
-        if type(part) is not str:
+        cls = type(part)
+        if cls is not str:
             try:
-                return type(part)(joined)
+                return cls(joined)
             except Exception:   # pylint: disable=broad-except
                 return joined
     return joined
@@ -231,7 +239,7 @@ class _Engine:
         """Per key (folded when keys are case-insensitive): the values, most specific first.
 
         A null is no value (null_values: not_found), a value (value), or removes the key from
-        less specific maps (delete: the key stays, null, only when no less specific map holds it).
+        less specific maps (delete); a deleting null that finds nothing to delete is a value.
         Also returns the key as most specifically written (case-insensitive only) and, when
         ``track``, the indexes of the maps that supplied each key.
         """
@@ -242,7 +250,7 @@ class _Engine:
             if not _may_hold_markers(entries, prefix):
                 return entries, None, None
         fold = self.rules.case_insensitive_keys
-        keep_null = nulls != NOT_FOUND and nulls != DELETE
+        keep_null = nulls != NOT_FOUND
         entries: Dict[Any, List[Any]] = {}
         spelled: Optional[Dict[Any, Any]] = {} if fold else None
         supplied: Optional[Dict[Any, List[int]]] = {} if track else None
@@ -261,7 +269,11 @@ class _Engine:
                 if knocked and folded in knocked:
                     continue
                 if deleted and folded in deleted:
-                    removed.add(folded)
+                    if folded not in removed:       # drop the deleting null: it found something to delete
+                        removed.add(folded)
+                        entries[folded].pop()
+                        if supplied is not None:
+                            supplied[folded].pop()
                     continue
                 values = entries.get(folded)
                 if values is None:
@@ -274,8 +286,8 @@ class _Engine:
                     values.append(value)
                     if supplied is not None:
                         supplied[folded].append(index)
-                elif nulls == DELETE:
-                    deletes.append(folded)
+                    if value is None and nulls == DELETE:
+                        deletes.append(folded)      # the last value of this key: nothing less specific is added
             knocked.update(knocks)
             deleted.update(deletes)
         for folded in removed:
@@ -333,7 +345,21 @@ class _Engine:
             if supplied is not None:
                 indexes = [layers[index] for index in supplied[folded]]
                 self.sources[key] = _sources(values, child_strategy, indexes)
+        if strategy.key_order == GENERAL_FIRST and len(maps) > 1:
+            return self.keys_general_first(result, maps, spelled)
         return result
+
+    def keys_general_first(self, result: dict, maps: Sequence[Mapping], spelled: Optional[Dict[Any, Any]]) -> dict:
+        """The merged map with the least specific map's keys first (key_order: general_first)."""
+        fold = self.rules.case_insensitive_keys
+        ordered = {}
+        for mapping in reversed(maps):
+            for key in mapping:
+                if spelled is not None:
+                    key = spelled.get(key.casefold() if fold and isinstance(key, str) else key, _ABSENT)
+                if key in result and key not in ordered:
+                    ordered[key] = result[key]
+        return ordered
 
     def scalar_strategy(self, path: Tuple[Any, ...], parent: MergeStrategy, documents: bool) -> MergeStrategy:
         """A scalar merges by its own rule when a rule merges scalars, else by its map's strategy."""
@@ -475,6 +501,7 @@ class _Engine:
 
 _SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
 _ITEMS_WHOLE = MergeStrategy()
+_ABSENT = object()
 
 
 def _may_hold_markers(keys: Mapping, prefix: Optional[str]) -> bool:

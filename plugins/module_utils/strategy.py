@@ -11,7 +11,7 @@ them into an immutable ``MergeStrategy``.
 
 Beyond Datum (additive: every default keeps Datum's behaviour), a strategy map may set
 ``merge_string`` and ``merge_scalar``, the sub-strategy values ``LeastSpecific`` and
-``Positional``, and the merge options ``array_order``, ``string_order``,
+``Positional``, and the merge options ``array_order``, ``key_order``, ``string_order``,
 ``string_separator``, ``match_items_by``, ``null_values``, ``type_mismatch``,
 ``list_kinds`` and ``positional_items``; docs/merge-strategies.md describes them.
 The filters for other systems (cloud-init, Heat, sequence aggregation) translate
@@ -82,6 +82,8 @@ class MergeStrategy:
     """Other scalars (numbers, booleans, null when it is a value, mixed types): MostSpecific or LeastSpecific."""
     array_order: str = SPECIFIC_FIRST
     """Merged arrays list the most specific layer's items first, or the least specific layer's."""
+    key_order: str = SPECIFIC_FIRST
+    """Merged maps list the most specific layer's keys first, or the least specific layer's."""
     string_order: str = SPECIFIC_FIRST
     """Join puts the most specific string first, or the least specific one."""
     string_separator: str = ''
@@ -124,7 +126,7 @@ class MergeStrategy:
 
 
 _EXTRA_FIELDS = ('merge_string', 'merge_scalar')
-_EXTRA_OPTIONS = ('array_order', 'string_order', 'string_separator', 'match_items_by', 'null_values',
+_EXTRA_OPTIONS = ('array_order', 'key_order', 'string_order', 'string_separator', 'match_items_by', 'null_values',
                   'type_mismatch', 'list_kinds', 'positional_items')
 _DEFAULTS = {name: getattr(MergeStrategy, name) for name in _EXTRA_FIELDS + _EXTRA_OPTIONS}
 
@@ -155,6 +157,7 @@ _MAP_FIELDS = {
 _MAP_KEYS = ('strategy',) + tuple(_MAP_FIELDS) + ('merge_options',)
 _OPTION_CHOICES = {
     'array_order': ORDERS,
+    'key_order': ORDERS,
     'string_order': ORDERS,
     'match_items_by': MATCH_MODES,
     'null_values': NULL_MODES,

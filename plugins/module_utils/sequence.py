@@ -1,0 +1,117 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""ACM sequence aggregation (CML's sequence-replace/-append/-prepend, list and set sequences,
+the primary-key option), translated into the merge core's settings.
+
+A mode, a kind and a primary key become one MergeStrategy:
+
+=================  ===========================================================================
+replace            arrays MostSpecific: the most specific scope's sequence, whole
+append / prepend   ``array_order`` specific_first / general_first
+kind list          Sum: every element kept, duplicates too
+kind set           Unique for scalars; elements that are maps are matched and merged (DeepTuple)
+                   by the primary key or, without one, by their scalar values
+                   (``match_items_by: scalar_values``), each at the place of its most
+                   specific occurrence
+primary_key        DeepTuple with ``tuple_keys``: maps with the same key merge, in both kinds
+=================  ===========================================================================
+
+Nested sequences merge in the same mode and kind (the strategy is the default rule), maps
+(ACM's namespaces) merge key by key with the most specific scalar winning, and nothing is
+a knockout marker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Optional, Sequence, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError, StrategyError
+from ansible_collections.strata.hier.plugins.module_utils.merging import MergeResult, merge_documents, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.strategy import (
+    DEEP, DEEP_TUPLE, GENERAL_FIRST, MOST_SPECIFIC, SCALAR_VALUES, SPECIFIC_FIRST, SUM, TOGETHER, UNIQUE,
+    MergeStrategy, parse_strategy,
+)
+
+REPLACE = 'replace'
+APPEND = 'append'
+PREPEND = 'prepend'
+MODES = (REPLACE, APPEND, PREPEND)
+LIST = 'list'
+SET = 'set'
+KINDS = (LIST, SET)
+_CML_PREFIX = 'sequence-'       # CML's tag names: sequence-append, ...
+
+
+def parse_mode(mode: Any) -> str:
+    """``append``, ``prepend`` or ``replace``; CML's tag names (``sequence-append``) and any case also do."""
+    if isinstance(mode, str):
+        name = mode.strip().lower()
+        if name.startswith(_CML_PREFIX):
+            name = name[len(_CML_PREFIX):]
+        if name in MODES:
+            return name
+    raise StrategyError('unknown sequence mode %r; valid modes: %s' % (mode, ', '.join(MODES)))
+
+
+def parse_kind(kind: Any) -> str:
+    if isinstance(kind, str) and kind.strip().lower() in KINDS:
+        return kind.strip().lower()
+    raise StrategyError('unknown sequence kind %r; valid kinds: %s' % (kind, ', '.join(KINDS)))
+
+
+def parse_primary_key(primary_key: Any) -> Optional[Tuple[str, ...]]:
+    """A child element name (``ip``; CML's local path ``.ip`` also does) or a list of them; None for none."""
+    if primary_key is None or primary_key == '' or primary_key == []:
+        return None
+    keys = [primary_key] if isinstance(primary_key, str) else primary_key
+    if isinstance(keys, (list, tuple)) and keys and all(isinstance(key, str) and key.strip('.') for key in keys):
+        return tuple(key.strip().lstrip('.') for key in keys)
+    raise StrategyError('primary_key must be an element name or a list of element names, not %r' % (primary_key,))
+
+
+def sequence_strategy(mode: Any = APPEND, kind: Any = LIST, primary_key: Any = None) -> MergeStrategy:
+    """The merge core's strategy for an ACM sequence mode, kind and primary key."""
+    mode = parse_mode(mode)
+    kind = parse_kind(kind)
+    keys = parse_primary_key(primary_key)
+    options: dict = {'knockout_prefix': None, 'list_kinds': TOGETHER}
+    spec: dict = {'merge_hash': DEEP, 'merge_options': options}
+    if mode == REPLACE:
+        spec['merge_basetype_array'] = spec['merge_hash_array'] = MOST_SPECIFIC
+    else:
+        options['array_order'] = SPECIFIC_FIRST if mode == APPEND else GENERAL_FIRST
+        spec['merge_basetype_array'] = UNIQUE if kind == SET else SUM
+        if keys:
+            spec['merge_hash_array'] = DEEP_TUPLE
+            options['tuple_keys'] = list(keys)
+        elif kind == SET:
+            spec['merge_hash_array'] = DEEP_TUPLE
+            options['match_items_by'] = SCALAR_VALUES
+        else:
+            spec['merge_hash_array'] = SUM
+    return parse_strategy(spec, 'sequence_merge')
+
+
+def merge_scopes(scopes: Sequence[Any], mode: Any = APPEND, kind: Any = LIST, primary_key: Any = None) -> MergeResult:
+    """Aggregate the values one sequence has in several scopes, least specific first (the filters' order).
+
+    A scope is a list (the sequence), a map (a namespace holding sequences) or null (no value).
+    """
+    if not isinstance(scopes, (list, tuple)):
+        raise MergeInputError('the scopes must be a list (least specific first), not %s' % type(scopes).__name__)
+    if not scopes:
+        raise MergeInputError('there is nothing to merge: the list of scopes is empty')
+    for position, scope in enumerate(scopes):
+        if scope is not None and not isinstance(scope, (Mapping, list, tuple)):
+            raise MergeInputError('scope %d (counting from 0, least specific first) must be a list, a map or null, '
+                                  'not %s' % (position, type(scope).__name__))
+    rules = MergeRules(sequence_strategy(mode, kind, primary_key))
+    layers = list(scopes)[::-1]
+    present = [scope for scope in layers if scope is not None]
+    if present and all(isinstance(scope, Mapping) for scope in present):
+        return merge_documents(layers, rules)
+    return merge_layers(layers, rules)
