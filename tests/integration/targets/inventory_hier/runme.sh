@@ -2,12 +2,8 @@
 # Real ansible-inventory and ansible-playbook runs of the strata.hier.hier inventory plugin.
 set -eux
 
-examples=
-IFS=: read -ra roots <<< "${ANSIBLE_COLLECTIONS_PATH:-${ANSIBLE_COLLECTIONS_PATHS:-}}"
-for root in "${roots[@]}"; do
-    [[ -d $root/ansible_collections/strata/hier/examples/hierarchy ]] && examples=$root/ansible_collections/strata/hier/examples/hierarchy && break
-done
-[[ -n $examples ]] || { echo "strata.hier not found on ANSIBLE_COLLECTIONS_PATH"; exit 1; }
+# shellcheck source=../setup_strata_examples/examples.sh
+source ../setup_strata_examples/examples.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 vault=(--vault-password-file "$examples/vault-password.txt")

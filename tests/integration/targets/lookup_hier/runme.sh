@@ -2,13 +2,8 @@
 # Real ansible-playbook runs of the strata.hier.hier lookup against the example store.
 set -eux
 
-# the collection under test, as ansible-test (or the caller) put it on the collections path
-examples=
-IFS=: read -ra roots <<< "${ANSIBLE_COLLECTIONS_PATH:-${ANSIBLE_COLLECTIONS_PATHS:-}}"
-for root in "${roots[@]}"; do
-    [[ -d $root/ansible_collections/strata/hier/examples/hierarchy ]] && examples=$root/ansible_collections/strata/hier/examples/hierarchy && break
-done
-[[ -n $examples ]] || { echo "strata.hier not found on ANSIBLE_COLLECTIONS_PATH"; exit 1; }
+# shellcheck source=../setup_strata_examples/examples.sh
+source ../setup_strata_examples/examples.sh
 inventory=(-i "$examples/inventory.yml" -i inventory.yml)
 vault=(--vault-password-file "$examples/vault-password.txt")
 work=$(mktemp -d)
