@@ -43,6 +43,11 @@ notes:
   - With O(cache=true), the merged inventory is stored by Ansible's cache plugin (C(ansible.builtin.jsonfile), or a
     shared one such as C(community.general.redis)) together with a fingerprint of every file of the data folder,
     the configuration and this source; a change to any of them makes the next run merge again.
+  - Vault-encrypted values are cached as their ciphertext and decrypt when used, on every supported ansible-core
+    (ansible-core 2.19 and later would otherwise read them back as the text of their ciphertext,
+    U(https://github.com/ansible/ansible/issues/86369)).
+  - Controllers share a cache entry when they name this source by the same absolute path, run the same ansible-core
+    minor release, and see the data files with the same modification times and sizes.
 seealso:
   - plugin: strata.hier.hier
     plugin_type: lookup
@@ -78,11 +83,11 @@ from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructa
 from ansible.utils.vars import isidentifier
 
 from ansible_collections.strata.hier.plugins.module_utils.levels import split_level
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import not_templates
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import for_cache, from_cache, not_templates
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import DATUM_HANDLER, get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2     # 2: builtin types, vault values as marked ciphertext (compat.for_cache)
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
@@ -105,12 +110,14 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         hosts = None
         if use_cache and cache:
             cached = self._cache.get(cache_key) if cache_key in self._cache else None
-            if isinstance(cached, dict) and cached.get('fingerprint') == fingerprint:
-                hosts = cached['hosts']
+            if isinstance(cached, dict) and cached.get('format') == CACHE_FORMAT \
+                    and cached.get('fingerprint') == fingerprint:
+                hosts = from_cache(cached['hosts'])
         if hosts is None:
             hosts = self._merge_nodes(hierarchy)
             if use_cache:
-                self._cache[cache_key] = {'format': CACHE_FORMAT, 'fingerprint': fingerprint, 'hosts': hosts}
+                entry = {'format': CACHE_FORMAT, 'fingerprint': fingerprint, 'hosts': for_cache(hosts)}
+                self._cache[cache_key] = entry
         self._populate(hosts)
 
     def _refuse_unknown_options(self, source, path):
@@ -137,6 +144,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     def _host_vars(self, hierarchy, variables, node_file):
         host_vars, sources = {}, {}
+        provenance = self.get_option('provenance')
         for key, resolution in hierarchy.resolve_node(variables).items():
             for warning in resolution.warnings:
                 self.display.warning('strata.hier.hier %s: %s' % (variables['inventory_hostname'], warning))
@@ -147,8 +155,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                                      % (key, files, variables['inventory_hostname']))
                 continue
             host_vars[key] = resolution.value
-            sources[key] = resolution.provenance()
-        if self.get_option('provenance'):
+            if provenance:
+                sources[key] = resolution.provenance()
+        if provenance:
             host_vars['hier_sources'] = sources
         return host_vars
 

@@ -26,7 +26,7 @@ CORE_VERSION = tuple(int(part) for part in ansible_version.split('.')[:2])
 DATA_TAGGING = CORE_VERSION >= (2, 19)
 
 if DATA_TAGGING:
-    from ansible.parsing.vault import EncryptedString as _VaultValue
+    from ansible.parsing.vault import EncryptedString as _VaultValue, VaultHelper
 else:  # importing ansible.parsing.yaml.objects on 2.19+ costs ~0.1 s (a deprecated module)
     from ansible.parsing.yaml.objects import AnsibleVaultEncryptedUnicode as _VaultValue
     from ansible.utils.unsafe_proxy import AnsibleUnsafeText
@@ -77,4 +77,39 @@ def plain(value):
     for kind in (str, int, float):
         if isinstance(value, kind):
             return kind(value)     # drops 2.19's tags
+    return value
+
+
+_CACHED_VAULT = '__strata_hier_vault__'
+
+
+def for_cache(value):
+    """Host vars as an inventory cache should hold them.
+
+    From 2.19 every loaded value carries its file:line tags, which make the cache large and slow
+    to read back, and vault values come back from a cache as bare ciphertext
+    (ansible/ansible#86369). So store builtin types, and vault values as marked ciphertext.
+    Before 2.19 the cache plugins handle both; the value is kept as it is.
+    """
+    if not DATA_TAGGING:
+        return value
+    if isinstance(value, Mapping):
+        return {for_cache(key): for_cache(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [for_cache(item) for item in value]
+    if is_vault_value(value):
+        return {_CACHED_VAULT: VaultHelper.get_ciphertext(value, with_tags=False)}
+    return plain(value)
+
+
+def from_cache(value):
+    """Undo for_cache: marked ciphertext becomes a vault value again."""
+    if not DATA_TAGGING:
+        return value
+    if isinstance(value, Mapping):
+        if len(value) == 1 and _CACHED_VAULT in value:
+            return _VaultValue(ciphertext=str(value[_CACHED_VAULT]))
+        return {key: from_cache(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [from_cache(item) for item in value]
     return value

@@ -62,6 +62,8 @@ class Hierarchy:
     def __init__(self, config: HierarchyConfig, loader: Any) -> None:
         self.config = config
         self.store = DataStore(config.datadir, loader, config.case_insensitive_keys, config.mounts)
+        self._handler_free: Dict[str, Tuple[Any, bool]] = {}   # file -> (its parsed data, holds no handler)
+        self._relatives: Dict[str, str] = {}                    # file -> its path relative to datadir
 
     def expand_levels(self, variables: Mapping, fetch: Optional[Callable] = None) -> List[Expansion]:
         try:
@@ -72,6 +74,11 @@ class Hierarchy:
     def lookup(self, key: str, variables: Mapping, fetch: Optional[Callable] = None, merge: Any = None,
                expansions: Optional[List[Expansion]] = None) -> Resolution:
         """Merge a key path across the levels expanded from a node's variables."""
+        return self._lookup(key, expansions or self.expand_levels(variables, fetch), merge)
+
+    def _lookup(self, key: str, expansions: Sequence[Expansion], merge: Any = None,
+                starts: Optional[list] = None) -> Resolution:
+        """``lookup``; ``starts`` holds each level's store ``start`` and path text in this pass (from ``keys_of``)."""
         segments = split_path(key)
         if not segments:
             raise HierarchyError('an empty key path was looked up')
@@ -80,12 +87,12 @@ class Hierarchy:
         except MergeError as exc:
             raise HierarchyError('lookup of %r: %s' % (key, exc)) from exc
         prefix = rules.resolve(segments)[0].knockout_prefix
-        values, reports = self._read_levels(expansions or self.expand_levels(variables, fetch), segments, prefix)
+        values, reports, files = self._read_levels(expansions, segments, prefix, starts)
         try:
             result = merge_layers(values, rules, segments)
         except MergeError as exc:
             raise HierarchyError('lookup of %r: %s' % (key, exc)) from exc
-        if result.found:
+        if result.found and self._may_hold_handlers(files):
             self._refuse_datum_handlers(result.value, values, reports, segments)
         return Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
                           reports, result.warnings, _levels_used(result.sources))
@@ -93,29 +100,40 @@ class Hierarchy:
     def resolve_node(self, variables: Mapping, fetch: Optional[Callable] = None) -> Dict[str, Resolution]:
         """A node's resultant set of data: every top-level key of its levels, each as its lookup gives it."""
         expansions = self.expand_levels(variables, fetch)
+        starts: list = []
         resolutions = {}
-        for key in self.keys_of(expansions):
-            resolution = self.lookup(key, variables, expansions=expansions)
+        for key in self.keys_of(expansions, starts):
+            resolution = self._lookup(key, expansions, starts=starts)
             if resolution.found:
                 resolutions[key] = resolution
         return resolutions
 
-    def keys_of(self, expansions: Sequence[Expansion]) -> List[str]:
-        """Top-level keys of the levels, most specific first, knockout markers left out."""
+    def keys_of(self, expansions: Sequence[Expansion], starts: Optional[list] = None) -> List[str]:
+        """Top-level keys of the levels, most specific first, knockout markers left out.
+
+        ``starts``, an empty list, receives for each level the store's ``start`` and the level's path as text
+        (None for a skipped level).
+        """
         keys: Dict[Any, str] = {}
+        prefixes = self._prefixes()
         for expansion in expansions:
             if expansion.path is None:
+                if starts is not None:
+                    starts.append(None)
                 continue
-            document = self.store.get(expansion.path).value
+            start = self.store.start(expansion.path)
+            if starts is not None:
+                starts.append((start, join_path(expansion.path)))
+            document = self.store.get_from(start, expansion.path, ()).value
             if isinstance(document, Mapping):
                 for key in document:
-                    if isinstance(key, str) and not self._is_marker(key):
+                    if isinstance(key, str) and not self._is_marker(key, prefixes):
                         keys.setdefault(self.config.rules.fold(key), key)
         return list(keys.values())
 
-    def _is_marker(self, key: str) -> bool:
+    def _is_marker(self, key: str, prefixes: Optional[List[str]] = None) -> bool:
         """``--Key`` is a knockout when the rule of ``Key`` has that prefix."""
-        for prefix in self._prefixes():
+        for prefix in self._prefixes() if prefixes is None else prefixes:
             if key.startswith(prefix) and self.config.rules.resolve((key[len(prefix):],))[0].knockout_prefix == prefix:
                 return True
         return False
@@ -127,18 +145,24 @@ class Hierarchy:
         return [prefix for prefix in found if prefix]
 
     def _read_levels(self, expansions: Sequence[Expansion], segments: Tuple[str, ...],
-                     prefix: Optional[str]) -> Tuple[list, list]:
-        values, reports, knocked_by = [], [], None
-        for expansion in expansions:
+                     prefix: Optional[str], starts: Optional[list] = None) -> Tuple[list, list, list]:
+        """Each level's value of the key path, its explain report, and the file (or folder) it came from."""
+        values, reports, files, knocked_by = [], [], [], None
+        for index, expansion in enumerate(expansions):
             report = {'level': expansion.level, 'path': None, 'file': None, 'found': False, 'skipped': False,
                       'reason': ''}
             reports.append(report)
             values.append(None)
+            files.append(None)
             if expansion.path is None or knocked_by:
                 report.update(skipped=True, reason=expansion.reason or 'knocked out at %s' % knocked_by)
                 continue
-            report['path'] = join_path(expansion.path)
-            found = self.store.get(expansion.path + segments, prefix)
+            if starts is None:
+                report['path'] = join_path(expansion.path)
+                found = self.store.get(expansion.path + segments, prefix)
+            else:
+                start, report['path'] = starts[index]
+                found = self.store.get_from(start, expansion.path, segments, prefix)
             report['file'] = self._relative(found.file)
             if found.knocked_out:
                 knocked_by = report['file']
@@ -148,12 +172,40 @@ class Hierarchy:
             else:
                 report['found'] = True
                 values[-1] = found.value
-        return values, reports
+                files[-1] = found.file
+        return values, reports, files
+
+    def _may_hold_handlers(self, files: Sequence[Optional[str]]) -> bool:
+        """Whether a value read from these files may hold a Datum handler (False: none of the files holds one).
+
+        Only a level value holding a handler makes ``_refuse_datum_handlers`` raise; a file is walked once
+        per parse. A folder read as a map is not checked here (True).
+        """
+        for file in files:
+            if file is None:
+                continue
+            data = self.store.parsed(file)
+            if data is None:
+                return True
+            known = self._handler_free.get(file)
+            if known is None or known[0] is not data:
+                known = (data, not _may_hold_handler(data))
+                self._handler_free[file] = known
+            if not known[1]:
+                return True
+        return False
 
     def _relative(self, path: Optional[str]) -> Optional[str]:
-        if path and path.startswith(self.store.root + os.sep):
-            return path[len(self.store.root) + 1:]
-        return os.path.relpath(path, self.store.root) if path else None
+        if not path:
+            return None
+        relative = self._relatives.get(path)
+        if relative is None:
+            if path.startswith(self.store.root + os.sep):
+                relative = path[len(self.store.root) + 1:]
+            else:
+                relative = os.path.relpath(path, self.store.root)
+            self._relatives[path] = relative
+        return relative
 
     def _refuse_datum_handlers(self, merged: Any, values: list, reports: list, segments: Tuple[str, ...]) -> None:
         """Datum handlers cannot run here: say where one is rather than return its text."""
@@ -201,6 +253,35 @@ def _handler_in(value: Any, keys: Tuple[str, ...] = ()) -> Optional[Tuple[Tuple[
         if found:
             return found
     return None
+
+
+def _may_hold_handler(value: Any) -> bool:
+    """Whether a file's data holds a Datum handler string; True also when it nests too deep to tell.
+
+    Each container is walked once (YAML anchors may share one, or make one hold itself).
+    """
+    seen: set = set()
+
+    def walk(item: Any, depth: int) -> bool:
+        if isinstance(item, str):
+            return DATUM_HANDLER.match(item.strip()) is not None
+        if isinstance(item, Mapping):
+            items = item.values()
+        elif isinstance(item, (list, tuple)):
+            items = item
+        else:
+            return False
+        if id(item) in seen:
+            return False
+        if depth > _HANDLER_SCAN_DEPTH:
+            return True
+        seen.add(id(item))
+        return any(walk(child, depth + 1) for child in items)
+
+    return walk(value, 0)
+
+
+_HANDLER_SCAN_DEPTH = 100
 
 
 def _shorten(text: str) -> str:

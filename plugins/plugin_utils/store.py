@@ -100,6 +100,43 @@ class DataStore:
             folder = path
         return Found(self.folder_as_map(folder), folder)
 
+    def start(self, segments: Sequence[str]) -> Any:
+        """Where ``get`` stands after the folders of a path: walk once, continue with ``get_from`` for many keys.
+
+        ``('file', path, keys inside the file)``, ``('dir', folder, ())``, ``NOT_FOUND`` (a folder lacks an
+        entry: every path under it is not found) or ``None`` (the walk failed: ``get_from`` repeats it through
+        ``get``, so the error names the whole path as before).
+        """
+        try:
+            folder, rest = self.locate(segments)
+            shown = '/'.join(segments)
+            for index, segment in enumerate(rest):
+                entry = self._listing(folder).get(self._fold(segment))
+                if entry is None:
+                    return NOT_FOUND
+                kind, path = entry
+                path = self.inside(path, shown)
+                if kind == 'file':
+                    return ('file', path, tuple(rest[index + 1:]))
+                folder = path
+            return ('dir', folder, ())
+        except StoreError:
+            return None
+
+    def get_from(self, start: Any, segments: Sequence[str], keys: Sequence[str],
+                 knockout_prefix: Optional[str] = None) -> Found:
+        """``get(segments + keys, knockout_prefix)``, where ``start`` is ``start(segments)`` of this pass."""
+        if start is NOT_FOUND:
+            return NOT_FOUND
+        if start is None:
+            return self.get(tuple(segments) + tuple(keys), knockout_prefix)
+        kind, path, inner = start
+        if kind == 'file':
+            return self._in_file(path, inner + tuple(keys), knockout_prefix)
+        if not keys:
+            return Found(self.folder_as_map(path), path)
+        return self.get(tuple(segments) + tuple(keys), knockout_prefix)
+
     def _in_file(self, path: str, keys: Sequence[str], knockout_prefix: Optional[str]) -> Found:
         value = self.load(path)
         for position, key in enumerate(keys):
@@ -156,6 +193,11 @@ class DataStore:
         self._listings[folder] = (mtime, entries)
         self._checked.clear()     # links may have changed with the folder
         return entries
+
+    def parsed(self, path: str) -> Any:
+        """A file's data as ``load`` gave it in this pass, or None (not a file loaded in this pass)."""
+        cached = _PARSED.get(path)
+        return cached[2] if cached and path in self._fresh else None
 
     def load(self, path: str) -> Any:
         """A file's data, parsed once per process while its size and mtime stay the same."""

@@ -4,6 +4,7 @@ set -eux
 
 # shellcheck source=../setup_strata_examples/examples.sh
 source ../setup_strata_examples/examples.sh
+examples=$(strata_examples)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 vault=(--vault-password-file "$examples/vault-password.txt")
@@ -39,6 +40,11 @@ cached=$(ls "$work"/cache/*)
 sed -i -E 's/Welcome(\\?")/FromTheCache\1/' "$cached"    # plain JSON (2.16) or a tagged payload (2.19+)
 ansible-inventory -i "$work/cached.hier.yml" "${vault[@]}" --host DSCWeb01 > "$work/run2.json"
 grep -q '"WelcomeMessage": "FromTheCache"' "$work/run2.json"      # no merge: the cache was used
+# a vault value read from the cache decrypts (ansible-core 2.19+ alone would give its ciphertext as text: ansible#86369)
+ansible -i "$work/cached.hier.yml" "${vault[@]}" DSCWeb01 -m ansible.builtin.assert \
+    -a "that=\"AdminPassword == lookup('strata.hier.hier', 'AdminPassword', config='$work/store/hier.yml') and AdminPassword is not search('ANSIBLE_VAULT')\"" \
+    > "$work/vault.out"
+grep -q 'All assertions passed' "$work/vault.out"
 sleep 0.01
 printf 'WelcomeMessage: Hello\n' >> "$work/store/data/AllNodes/Dev/DSCWeb01.yml"
 ansible-inventory -i "$work/cached.hier.yml" "${vault[@]}" --host DSCWeb01 > "$work/run3.json"

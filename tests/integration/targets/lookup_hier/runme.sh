@@ -4,6 +4,7 @@ set -eux
 
 # shellcheck source=../setup_strata_examples/examples.sh
 source ../setup_strata_examples/examples.sh
+examples=$(strata_examples)
 inventory=(-i "$examples/inventory.yml" -i inventory.yml)
 vault=(--vault-password-file "$examples/vault-password.txt")
 work=$(mktemp -d)

@@ -4,6 +4,7 @@ set -eux
 
 # shellcheck source=../setup_strata_examples/examples.sh
 source ../setup_strata_examples/examples.sh
+examples=$(strata_examples)
 inventory=(-i "$examples/nodes.hier.yml")
 vault=(--vault-password-file "$examples/vault-password.txt")
 export ANSIBLE_FORCE_COLOR=false ANSIBLE_NOCOLOR=true     # the logs are grepped
