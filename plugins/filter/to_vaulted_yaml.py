@@ -35,6 +35,15 @@ options:
         writes a few variables of a host without templating its others.
     type: list
     elements: str
+  withhold:
+    description:
+      - >-
+        With a map as input, write the values of these keys as the text
+        V(WITHHELD: data of a whole-file vaulted file) instead of their data.
+      - For values that were secret in their file but are plain data once loaded, such as the keys of the host
+        variable C(hier_vaulted_keys) that the P(strata.hier.hier#inventory) inventory plugin sets.
+    type: list
+    elements: str
   indent:
     description: Spaces per nesting level of maps. List items are not indented under their key, as in
       P(ansible.builtin.to_nice_yaml#filter).
@@ -46,8 +55,8 @@ options:
     default: true
 notes:
   - A value stays encrypted only while it is a vault value. The data of a whole-file vaulted file is decrypted when
-    Ansible loads the file; it is plain data afterwards and is written in plain text. So is anything computed from a
-    vault value, such as V(password | upper).
+    Ansible loads the file and is plain data afterwards; list its keys in O(withhold). Anything computed from a
+    vault value, such as V(password | upper), is plain data too.
   - A value of another type (an object, an undefined variable) is an error naming its key path.
 seealso:
   - plugin: ansible.builtin.to_nice_yaml
@@ -101,6 +110,9 @@ if VaultHelper is None:
     from ansible.parsing.yaml.objects import AnsibleVaultEncryptedUnicode as LegacyVaultValue
 else:  # importing ansible.parsing.yaml.objects on 2.19+ costs ~0.1 s (a deprecated module)
     LegacyVaultValue = None
+
+
+WITHHELD = 'WITHHELD: data of a whole-file vaulted file'
 
 
 def vault_ciphertext(value):
@@ -201,19 +213,26 @@ def _native_key(key, path):
 
 @accept_args_markers
 @accept_lazy_markers
-def to_vaulted_yaml(data, keys=None, indent=2, sort_keys=True):
+def to_vaulted_yaml(data, keys=None, indent=2, sort_keys=True, withhold=None):
     """Block-style YAML of data, vault values as !vault blocks with their ciphertext."""
     if isinstance(indent, bool) or not isinstance(indent, int) or not 2 <= indent <= 9:
         raise AnsibleFilterError('to_vaulted_yaml: indent must be an integer from 2 to 9, not %r' % (indent,))
     if keys is not None:
-        if not isinstance(data, Mapping):
-            raise AnsibleFilterError('to_vaulted_yaml: keys needs a map as input, not %s' % type(data).__name__)
-        if isinstance(keys, (str, Mapping)) or not all(isinstance(key, str) for key in keys):
-            raise AnsibleFilterError('to_vaulted_yaml: keys must be a list of strings, not %r' % (keys,))
-        data = dict((key, data[key]) for key in keys if key in data)
+        data = dict((key, data[key]) for key in _key_list(data, keys, 'keys') if key in data)
+    if withhold:
+        withheld = set(_key_list(data, withhold, 'withhold'))
+        data = dict((key, WITHHELD if key in withheld else value) for key, value in data.items())
     native = _native(data, [], sort_keys)
     return yaml.dump(native, Dumper=_Dumper, default_flow_style=False, allow_unicode=True, sort_keys=False,
                      indent=indent)
+
+
+def _key_list(data, keys, option):
+    if not isinstance(data, Mapping):
+        raise AnsibleFilterError('to_vaulted_yaml: %s needs a map as input, not %s' % (option, type(data).__name__))
+    if isinstance(keys, (str, Mapping)) or not all(isinstance(key, str) for key in keys):
+        raise AnsibleFilterError('to_vaulted_yaml: %s must be a list of strings, not %r' % (option, keys))
+    return keys
 
 
 class FilterModule(object):

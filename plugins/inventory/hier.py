@@ -20,6 +20,10 @@ description:
   - Top-level keys that are not valid variable names (for example C(my-key)) do not become host variables;
     a warning names them and their file, and the lookup still reads them.
   - Source files must end in C(.hier.yml) or C(.hier.yaml).
+  - A host whose merged values take data from a whole-file vaulted file (C(ansible-vault encrypt) of a data file)
+    gets the host variable C(hier_vaulted_keys), the list of those top-level keys. The values themselves are
+    decrypted when the file loads, and whoever writes them out (such as the role C(strata.hier.rsop)) must
+    keep them secret.
 extends_documentation_fragment:
   - constructed
   - inventory_cache
@@ -36,7 +40,7 @@ options:
   provenance:
     description:
       - Add the host variable C(hier_sources), mapping each top-level key to the levels and files that supplied it,
-        most specific first.
+        most specific first; a whole-file vaulted file is marked C(vaulted=true).
     type: bool
     default: false
 notes:
@@ -143,7 +147,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         return hosts
 
     def _host_vars(self, hierarchy, variables, node_file):
-        host_vars, sources = {}, {}
+        host_vars, sources, vaulted = {}, {}, []
         provenance = self.get_option('provenance')
         for key, resolution in hierarchy.resolve_node(variables).items():
             for warning in resolution.warnings:
@@ -157,8 +161,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             host_vars[key] = resolution.value
             if provenance:
                 sources[key] = resolution.provenance()
+            if resolution.vaulted:
+                vaulted.append(key)
         if provenance:
             host_vars['hier_sources'] = sources
+        if vaulted:
+            host_vars['hier_vaulted_keys'] = vaulted
         return host_vars
 
     def _populate(self, hosts):

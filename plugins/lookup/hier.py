@@ -55,7 +55,8 @@ options:
   explain:
     description:
       - Return, instead of the value, how it was obtained C({key, value, found, strategy, rule, levels}); each level
-        reports C(level), C(path), C(file), C(found), C(skipped) and C(reason).
+        reports C(level), C(path), C(file), C(found), C(skipped) and C(reason), and C(vaulted=true) when the value
+        found there comes from a whole-file vaulted file.
     type: bool
     default: false
   render:
@@ -192,5 +193,5 @@ class LookupModule(LookupBase):
                     % (resolution.key, resolution.rule, resolution.strategy.name))
         for level in resolution.levels:
             state = 'skipped' if level['skipped'] else 'found' if level['found'] else 'not found'
-            display.vvv('  %-40s %-9s %s %s' % (level['level'], state, level['file'] or level['path'] or '',
-                                                level['reason']))
+            display.vvv('  %-40s %-9s %s %s%s' % (level['level'], state, level['file'] or level['path'] or '',
+                                                  level['reason'], ' (whole-file vaulted)' if level.get('vaulted') else ''))

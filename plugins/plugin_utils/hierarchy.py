@@ -48,7 +48,15 @@ class Resolution:
     """Indexes of the levels whose values are in the result, most specific first."""
 
     def provenance(self) -> List[Dict[str, Any]]:
-        return [{'level': self.levels[index]['level'], 'file': self.levels[index]['file']} for index in self.sources]
+        """The levels and files of the value, most specific first; ``vaulted: true`` marks a whole-file vaulted file."""
+        return [dict(level=self.levels[index]['level'], file=self.levels[index]['file'],
+                     **({'vaulted': True} if self.levels[index].get('vaulted') else {}))
+                for index in self.sources]
+
+    @property
+    def vaulted(self) -> bool:
+        """Whether part of the value comes from a whole-file vaulted file (decrypted, so plain text now)."""
+        return any(self.levels[index].get('vaulted') for index in self.sources)
 
     def explain(self) -> Dict[str, Any]:
         strategy = dict(self.strategy.describe(), name=self.strategy.name)
@@ -173,6 +181,8 @@ class Hierarchy:
                 report['found'] = True
                 values[-1] = found.value
                 files[-1] = found.file
+                if self.store.vaulted(found.file):
+                    report['vaulted'] = True
         return values, reports, files
 
     def _may_hold_handlers(self, files: Sequence[Optional[str]]) -> bool:

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 from ansible.errors import AnsibleError
+from ansible.parsing.vault import is_encrypted_file
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import LOADER_NO_CACHE
 
 DATA_EXTENSIONS = ('.yml', '.yaml', '.json')
 
-# (real path) -> (mtime_ns, size, parsed data); shared by every store of the process.
-_PARSED: Dict[str, Tuple[int, int, Any]] = {}
+# (real path) -> (mtime_ns, size, parsed data, whole-file vaulted); shared by every store of the process.
+_PARSED: Dict[str, Tuple[int, int, Any, bool]] = {}
 PARSE_COUNT = {'files': 0}
 """How many files were parsed in this process (the benchmark and tests read it)."""
 
@@ -211,5 +212,21 @@ class DataStore:
         data = self.loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
         PARSE_COUNT['files'] += 1
         data = {} if data is None else data
-        _PARSED[path] = (stat.st_mtime_ns, stat.st_size, data)
+        _PARSED[path] = (stat.st_mtime_ns, stat.st_size, data, _whole_file_vaulted(path))
         return data
+
+    def vaulted(self, path: str) -> bool:
+        """Whether the data at ``path`` (a file, or a folder read as a map) comes from a whole-file vaulted file.
+
+        Its values are plain once loaded; whoever writes them out must know they were secret.
+        """
+        cached = _PARSED.get(path)
+        if cached is not None:
+            return cached[3]
+        below = path + os.sep
+        return any(entry[3] for name, entry in _PARSED.items() if name.startswith(below))
+
+
+def _whole_file_vaulted(path: str) -> bool:
+    with open(path, 'rb') as stream:
+        return is_encrypted_file(stream)

@@ -6,13 +6,17 @@
 
 OUTPUT holds one file per host of EXPECTED (``ansible-inventory --host --yaml`` of each host), whose data is the
 host's merged variables (the keys of its hier_sources, or the KEYs given), with hier_sources when PROVENANCE is
-``true``, top-level keys sorted and vault values as ``!vault`` blocks with the inventory's ciphertext.
+``true``, top-level keys sorted, vault values as ``!vault`` blocks with the inventory's ciphertext and the keys of
+hier_vaulted_keys (data of whole-file vaulted files) withheld. VAULTED_FILES=yes in the environment: some host
+must have such keys; no: none.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+
+WITHHELD = 'WITHHELD: data of a whole-file vaulted file'
 
 import yaml
 
@@ -31,11 +35,15 @@ def load(path):
 
 def main(output, expected_dir, provenance, keys):
     hosts = sorted(name[:-len('.yml')] for name in os.listdir(expected_dir))
+    withheld = 0
     written = sorted(os.listdir(output))
     assert written == ['%s.yml' % host for host in hosts], 'files %s, hosts %s' % (written, hosts)
     for host in hosts:
         inventory = load(os.path.join(expected_dir, host + '.yml'))
-        merged = {key: inventory[key] for key in (keys or inventory['hier_sources']) if key in inventory}
+        vaulted_keys = inventory.get('hier_vaulted_keys', [])
+        merged = {key: WITHHELD if key in vaulted_keys else inventory[key]
+                  for key in (keys or inventory['hier_sources']) if key in inventory}
+        withheld += sum(1 for value in merged.values() if value == WITHHELD)
         if provenance:
             merged['hier_sources'] = inventory['hier_sources']
         path = os.path.join(output, host + '.yml')
@@ -52,7 +60,11 @@ def main(output, expected_dir, provenance, keys):
         assert vaulted or keys, '%s: no vault value to check' % host
         for key in vaulted:
             assert '\n%s: !vault |\n  $ANSIBLE_VAULT;' % key in text, '%s: %s is not a !vault block' % (host, key)
-    print('%s: %d files as expected' % (output, len(hosts)))
+    if os.environ.get('VAULTED_FILES') == 'yes':
+        assert withheld, 'no value of a whole-file vaulted file was withheld'
+    elif os.environ.get('VAULTED_FILES') == 'no':
+        assert not withheld, '%d values withheld without a whole-file vaulted file' % withheld
+    print('%s: %d files as expected, %d values withheld' % (output, len(hosts), withheld))
 
 
 if __name__ == '__main__':

@@ -106,6 +106,14 @@ def test_keys_select_from_a_map(vaulted):
     assert to_vaulted_yaml({'a': 1}, keys=[]) == '{}\n'
 
 
+def test_withheld_keys_are_written_as_a_notice(vaulted):
+    written = to_vaulted_yaml({'Dns': ['secret.example'], 'Port': 80, 'Tz': 'UTC'}, keys=['Dns', 'Port'],
+                              withhold=['Dns', 'Tz'])
+    assert written == "Dns: 'WITHHELD: data of a whole-file vaulted file'\nPort: 80\n"
+    assert 'secret' not in to_vaulted_yaml({'Dns': {'deep': 'secret'}}, withhold=['Dns'])
+    assert to_vaulted_yaml({'a': 1}, withhold=[]) == 'a: 1\n'
+
+
 @pytest.mark.parametrize('data, kwargs, words', [
     ({'a': {'b': [object()]}}, {}, ['a/b/0', 'object']),
     ({'a': 1}, {'indent': 1}, ['indent']),
@@ -113,6 +121,8 @@ def test_keys_select_from_a_map(vaulted):
     ([1], {'keys': ['a']}, ['keys needs a map', 'list']),
     ({'a': 1}, {'keys': 'a'}, ['keys must be a list']),
     ({'a': 1}, {'keys': [1]}, ['keys must be a list']),
+    ([1], {'withhold': ['a']}, ['withhold needs a map', 'list']),
+    ({'a': 1}, {'withhold': 'a'}, ['withhold must be a list']),
     ({('t',): 1}, {}, ['key of type tuple']),
 ])
 def test_errors(data, kwargs, words):

@@ -57,3 +57,28 @@ def test_merge_override_and_bad_override(hierarchy):
     assert hierarchy.lookup('Features', NODE, merge='MostSpecific').value == ['--b', 'c']   # no knockout prefix
     with pytest.raises(HierarchyError, match="unknown strategy 'Flat' for merge"):
         hierarchy.lookup('Features', NODE, merge='Flat')
+
+
+def test_values_from_a_whole_file_vaulted_file_are_marked(tmp_path):
+    from ansible.parsing.vault import VaultLib, VaultSecret
+    secrets = [('default', VaultSecret(b'unit-test'))]
+    data = tmp_path / 'data'
+    (data / 'Roles').mkdir(parents=True)
+    (data / 'Nodes').mkdir()
+    (data / 'Roles' / 'web.yml').write_bytes(VaultLib(secrets).encrypt('Dns: [role.example]\nPort: 80\n'))
+    (data / 'Nodes' / 'n1.yml').write_text('Dns: [n1.example]\nName: n1\n')
+    (data / 'Tree' / 'Roles').mkdir(parents=True)
+    (data / 'Tree' / 'Roles' / 'web.yml').write_bytes((data / 'Roles' / 'web.yml').read_bytes())
+    (tmp_path / 'hier.yml').write_text('datadir: data\nhierarchy: ["Nodes/%{Name}", "Roles/%{Role}", Tree]\n'
+                                       'lookup_options: {Dns: Unique}\n')
+    loader = DataLoader()
+    loader.set_vault_secrets(secrets)
+    hierarchy = get_hierarchy(str(tmp_path / 'hier.yml'), loader)
+
+    dns = hierarchy.lookup('Dns', NODE)
+    assert dns.value == ['n1.example', 'role.example'] and dns.vaulted
+    assert dns.provenance() == [{'level': 'Nodes/%{Name}', 'file': 'Nodes/n1.yml'},
+                                {'level': 'Roles/%{Role}', 'file': 'Roles/web.yml', 'vaulted': True}]
+    assert not hierarchy.lookup('Name', NODE).vaulted
+    folder = hierarchy.lookup('Roles', NODE)         # Tree/Roles: a folder read as a map, with the vaulted data
+    assert folder.value == {'web': {'Dns': ['role.example'], 'Port': 80}} and folder.vaulted
