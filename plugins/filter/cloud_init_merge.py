@@ -46,7 +46,9 @@ options:
     type: raw
   merge_how:
     description:
-      - The mergers of documents that name none, in the string or the list form.
+      - 'The mergers of documents that name none, in the string or the list form, or in cloud-init''s dictionary
+        form: a map holding C(merge_how) (or C(merge_type)), such as
+        V({merge_how: [{name: list, settings: [append]}, {name: dict, settings: [no_replace, recurse_list]}]}).'
       - 'Default: cloud-init''s own for cloud-config parts, V(dict(replace\)+list(\)+str(\)): a later document''s
         top-level keys replace the earlier ones whole.'
       - A malformed spec, an unknown merger or an unknown option is an error naming it.

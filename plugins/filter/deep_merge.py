@@ -54,8 +54,9 @@ options:
       - Prefix that marks a key, a list item or a tuple value as a knockout, removing what less specific
         layers hold under that name. The marker itself never appears in the result.
       - Overrides the prefix of O(strategy) (V(--) for every preset but V(MostSpecific)).
-        An empty string turns knockout off.
-    type: str
+        V(false), V(null) (V(none) in Jinja) or an empty string turns knockout off;
+        left out, the prefix of O(strategy) applies.
+    type: raw
   lookup_options:
     description:
       - Rules by key path, as Datum's C(lookup_options). Keys are paths from the root of the layers
@@ -117,7 +118,7 @@ from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRule
 from ansible_collections.strata.hier.plugins.module_utils.strategy import parse_strategy, with_options
 from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core
 
-_NOT_GIVEN = False
+_NOT_GIVEN = object()     # knockout_prefix=False/None/'' turns knockout off, so "not given" needs its own value
 
 
 def layers_from(value, others, name):
@@ -139,11 +140,14 @@ def deep_merge(value, *others, strategy='deep', tuple_keys=None, knockout_prefix
                lookup_options=None):
     """Merge layers, least specific first, with Datum's strategies."""
     layers = layers_from(value, others, 'deep_merge')
-    return call_core('deep_merge', _merge, layers, strategy, tuple_keys, knockout_prefix, lookup_options).value
+    options = {'tuple_keys': tuple_keys}
+    if knockout_prefix is not _NOT_GIVEN:
+        options['knockout_prefix'] = knockout_prefix
+    return call_core('deep_merge', _merge, layers, strategy, options, lookup_options).value
 
 
-def _merge(layers, strategy, tuple_keys, knockout_prefix, lookup_options):
-    default = with_options(parse_strategy(strategy, 'strategy'), tuple_keys, knockout_prefix, 'strategy')
+def _merge(layers, strategy, options, lookup_options):
+    default = with_options(parse_strategy(strategy, 'strategy'), where='strategy', **options)
     rules = MergeRules(default, lookup_options)
     if all(isinstance(layer, Mapping) for layer in layers):
         return merge_documents(layers[::-1], rules)

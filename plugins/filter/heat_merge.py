@@ -56,6 +56,7 @@ options:
     type: dict
 notes:
   - A null parameter value is skipped, as in Heat. An empty file (null) is skipped.
+  - Data nesting deeper than 64 levels, or referring to itself, is an error.
 seealso:
   - plugin: strata.hier.deep_merge
     plugin_type: filter

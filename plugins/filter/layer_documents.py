@@ -53,6 +53,7 @@ notes:
   - A C(parentSelector) that matches no document in a layer above is a warning; the document keeps its own data.
   - "A null value in the child never overrides the parent's value in a C(merge): null means not found,
     as everywhere in strata.hier."
+  - Data nesting deeper than 64 levels, or referring to itself, is an error.
 seealso:
   - plugin: strata.hier.deep_merge
     plugin_type: filter

@@ -16,7 +16,10 @@ description:
   - A host's variables are its resultant set of data, every top-level key found on any of its levels merged by the
     configured rules, exactly what the P(strata.hier.hier#lookup) lookup returns for that key and host.
   - Levels are interpolated with the node file's data and C(inventory_hostname).
-  - The host name is the node's C(NodeName), else its C(Name), else the file's stem.
+  - The host name is the node's C(NodeName), else its C(Name), else the file's stem. It must be a text without
+    spaces, slashes or backslashes, and not C(all) or C(ungrouped); a node with another name is an error.
+  - O(compose), O(groups) and O(keyed_groups) see the host's variables as in P(ansible.builtin.constructed#inventory),
+    with C(inventory_hostname) and C(group_names); templates held in the data are never rendered.
   - Top-level keys that are not valid variable names (for example C(my-key)) do not become host variables;
     a warning names them and their file, and the lookup still reads them.
   - Source files must end in C(.hier.yml) or C(.hier.yaml).
@@ -47,6 +50,8 @@ notes:
   - With O(cache=true), the merged inventory is stored by Ansible's cache plugin (C(ansible.builtin.jsonfile), or a
     shared one such as C(community.general.redis)) together with a fingerprint of every file of the data folder,
     the configuration and this source; a change to any of them makes the next run merge again.
+  - The data of whole-file vaulted files is plain once loaded, so an inventory holding some is not cached (a
+    warning says so); keep secrets in inline C(!vault) values to use the cache.
   - Vault-encrypted values are cached as their ciphertext and decrypt when used, on every supported ansible-core
     (ansible-core 2.19 and later would otherwise read them back as the text of their ciphertext,
     U(https://github.com/ansible/ansible/issues/86369)).
@@ -108,9 +113,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         config = config if os.path.isabs(config) else os.path.join(os.path.dirname(os.path.abspath(path)), config)
         hierarchy = get_hierarchy(config, loader)
         hierarchy.store.begin_pass()
-        fingerprint = _fingerprint(hierarchy, config, path)
-        cache_key = self.get_cache_key(path)
         use_cache = self.get_option('cache')
+        fingerprint = _fingerprint(hierarchy, config, path) if use_cache else None
+        cache_key = self.get_cache_key(path)
         hosts = None
         if use_cache and cache:
             cached = self._cache.get(cache_key) if cache_key in self._cache else None
@@ -119,10 +124,20 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 hosts = from_cache(cached['hosts'])
         if hosts is None:
             hosts = self._merge_nodes(hierarchy)
-            if use_cache:
+            if use_cache and not self._holds_decrypted_data(hosts, path):
                 entry = {'format': CACHE_FORMAT, 'fingerprint': fingerprint, 'hosts': for_cache(hosts)}
                 self._cache[cache_key] = entry
         self._populate(hosts)
+
+    def _holds_decrypted_data(self, hosts, source):
+        """Data of whole-file vaulted files is plain once loaded: it must not reach a cache in plain text."""
+        vaulted = sorted(name for name, host_vars in hosts.items() if host_vars.get('hier_vaulted_keys'))
+        if vaulted:
+            shown = ', '.join(vaulted[:5]) + (', ...' if len(vaulted) > 5 else '')
+            self.display.warning('strata.hier.hier: %s: the inventory is not cached: the data of %d host(s) (%s) '
+                                 'comes in part from whole-file vaulted files and would be stored decrypted'
+                                 % (source, len(vaulted), shown))
+        return bool(vaulted)
 
     def _refuse_unknown_options(self, source, path):
         """Ansible ignores unknown options of inventory sources; a typo should not pass silently."""
@@ -175,9 +190,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             self.inventory.add_host(name)
             for key, value in host_vars.items():
                 self.inventory.set_variable(name, key, not_templates(value))
-            self._set_composite_vars(self.get_option('compose'), host_vars, name, strict=strict)
-            self._add_host_to_composed_groups(self.get_option('groups'), host_vars, name, strict=strict)
-            self._add_host_to_keyed_groups(self.get_option('keyed_groups'), host_vars, name, strict=strict)
+            # as ansible.builtin.constructed: the host's variables with inventory_hostname and group_names,
+            # and data never rendered as templates (2.16 would render a '{{ }}' held in the data)
+            variables = self.inventory.get_host(name).get_vars()
+            self._set_composite_vars(self.get_option('compose'), variables, name, strict=strict)
+            self._add_host_to_composed_groups(self.get_option('groups'), variables, name, strict=strict)
+            self._add_host_to_keyed_groups(self.get_option('keyed_groups'), variables, name, strict=strict)
 
 
 def _node_files(hierarchy):
@@ -199,25 +217,46 @@ def _node_name(data, node_file):
     """NodeName, else Name, else the file's stem; a Datum expression falls through to the next."""
     for key in ('NodeName', 'Name'):
         value = data.get(key) if isinstance(data, dict) else None
-        if value is None or (isinstance(value, str) and DATUM_HANDLER.match(value.strip())):
+        if value is None or (isinstance(value, str) and DATUM_HANDLER.search(value.strip())):
             continue
-        if not isinstance(value, str) or not value.strip() or any(char.isspace() for char in value):
-            raise AnsibleParserError('strata.hier.hier: %s: %s %r is not a usable host name' % (node_file, key, value))
-        return str(value)
-    return os.path.splitext(os.path.basename(node_file))[0]
+        return _usable_name(value, '%s %r' % (key, value), node_file)
+    stem = os.path.splitext(os.path.basename(node_file))[0]
+    return _usable_name(stem, 'the file name %r' % stem, node_file)
+
+
+def _usable_name(name, what, node_file):
+    """A host name is also a file name (the rsop role writes <name>.yml) and not a group Ansible reserves."""
+    if (not isinstance(name, str) or not name.strip() or any(char.isspace() for char in name)
+            or '/' in name or '\\' in name or name in ('.', '..', 'all', 'ungrouped')):
+        raise AnsibleParserError('strata.hier.hier: %s: %s is not a usable host name (a non-empty text without '
+                                 'spaces, slashes or backslashes, not all or ungrouped)' % (node_file, what))
+    return str(name)
 
 
 def _fingerprint(hierarchy, config, source):
     """Changes whenever a data file, the configuration or the inventory source changes."""
     digest = hashlib.sha256()
-    paths = [config, source]
-    for folder, dirs, names in os.walk(hierarchy.store.root):
-        dirs.sort()
-        paths.extend(os.path.join(folder, name) for name in sorted(names))
-    for path in paths:
+    for path in [config, source] + _data_files(hierarchy.store.root):
         try:
             stat = os.stat(path)
         except OSError as exc:
             raise AnsibleError('strata.hier.hier: cannot read %s: %s' % (path, exc))
-        digest.update(('%s\0%d\0%d\n' % (path, stat.st_mtime_ns, stat.st_size)).encode('utf-8', 'surrogateescape'))
+        line = '%s\0%s\0%d\0%d\n' % (path, os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
+        digest.update(line.encode('utf-8', 'surrogateescape'))
     return digest.hexdigest()
+
+
+def _data_files(root):
+    """The files the store may read, as its listings see them: data files of folders that are not hidden,
+    through links (a link swapped to another folder changes the real paths), each real folder once."""
+    files, seen, root = [], set(), os.path.realpath(root)
+    for folder, dirs, names in os.walk(root, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen or os.path.commonpath([real, root]) != root:     # the store refuses links leaving it
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs[:] = sorted(name for name in dirs if not name.startswith('.'))
+        files.extend(os.path.join(folder, name) for name in sorted(names)
+                     if name.lower().endswith(DATA_EXTENSIONS) and os.path.isfile(os.path.join(folder, name)))
+    return files

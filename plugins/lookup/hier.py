@@ -111,7 +111,9 @@ from ansible.plugins.lookup import LookupBase
 from ansible.utils.display import Display
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, plain, trust_as_template
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import get_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 
 display = Display()
 
@@ -120,14 +122,20 @@ class LookupModule(LookupBase):
 
     def run(self, terms, variables=None, **kwargs):
         self.set_options(var_options=variables, direct=kwargs)
-        variables = variables or {}
+        try:
+            return self._run(terms, variables or {}, kwargs)
+        except (ConfigError, HierarchyError, StoreError) as exc:
+            # a lookup error, so that ansible-core 2.16 shows the message rather than an "unhandled exception"
+            raise AnsibleLookupError(to_native(exc), orig_exc=exc)
+
+    def _run(self, terms, variables, kwargs):
         hierarchy = get_hierarchy(self._config_path(), self._loader)
         hierarchy.store.begin_pass()
         expansions = hierarchy.expand_levels(variables, self._fetch)
         results = []
         for term in terms:
             resolution = hierarchy.lookup(term, variables, merge=self.get_option('merge'), expansions=expansions)
-            self._trace(resolution)
+            self._trace(resolution, variables.get('inventory_hostname'))
             for warning in resolution.warnings:
                 display.warning('strata.hier.hier %s: %s' % (resolution.key, warning))
             if self.get_option('explain'):
@@ -186,11 +194,11 @@ class LookupModule(LookupBase):
             return self._templar.template(trust_as_template(value))
         return value
 
-    def _trace(self, resolution):
+    def _trace(self, resolution, host):
         if display.verbosity < 3:
             return
-        display.vvv('strata.hier.hier %s: rule %r, strategy %s'
-                    % (resolution.key, resolution.rule, resolution.strategy.name))
+        display.vvv('strata.hier.hier %s %s: rule %r, strategy %s'
+                    % (host or '(no host)', resolution.key, resolution.rule, resolution.strategy.name))
         for level in resolution.levels:
             state = 'skipped' if level['skipped'] else 'found' if level['found'] else 'not found'
             display.vvv('  %-40s %-9s %s %s%s' % (level['level'], state, level['file'] or level['path'] or '',

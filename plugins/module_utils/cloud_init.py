@@ -95,6 +95,20 @@ def parse_merge_how(spec: Any, where: str = 'merge_how') -> Mergers:
     return tuple(mergers.items())
 
 
+def from_dictionary(spec: Any, where: str = 'merge_how') -> Any:
+    """The spec of cloud-init's dictionary format, ``{merge_how: ...}`` (or merge_type), read as cloud-init
+    reads a document's; any other spec as it is.  For specs given beside the documents: a document's own
+    merge_how holding a map fails in cloud-init, and so here."""
+    if not isinstance(spec, Mapping):
+        return spec
+    present = [key for key in MERGE_KEYS if key in spec]
+    if spec and not present:
+        raise StrategyError('%s as a map must hold merge_how (or merge_type), as in cloud-init\'s dictionary format '
+                            '{merge_how: [{name: list, settings: [append]}, ...]}; it has %s'
+                            % (where, ', '.join(map(str, spec))))
+    return next((spec[key] for key in present if spec[key] is not None), None)    # null: the default
+
+
 def _parse_string(spec: str, where: str) -> List[Tuple[str, List[str]]]:
     """``classname1(option1,option2)+classname2(...)``, as cloud-init's string_extract_mergers."""
     entries = []
@@ -207,11 +221,13 @@ def merge_cloud_configs(documents: Sequence[Any], merge_how: Any = None) -> Merg
     """Merge cloud-config documents in the order cloud-init receives them; return the merged
     cloud-config (without merge_how / merge_type) and warnings.
 
-    ``merge_how`` is the spec of documents that name none (default: cloud-init's own).
+    ``merge_how`` is the spec of documents that name none (default: cloud-init's own), in the string,
+    list or dictionary form.
     """
     if not isinstance(documents, (list, tuple)):
         raise MergeInputError('the cloud-config documents must be a list, not %s' % type(documents).__name__)
-    default = parse_merge_how(merge_how, "the filter's merge_how") or parse_merge_how(DEFAULT_MERGE_HOW)
+    where = "the filter's merge_how"
+    default = parse_merge_how(from_dictionary(merge_how, where), where) or parse_merge_how(DEFAULT_MERGE_HOW)
     merged: Dict[str, Any] = {}
     warnings: List[str] = []
     for position, document in enumerate(documents):

@@ -19,14 +19,13 @@ replaced documents are rendered but not returned.  Inputs are never modified.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import DocumentError, MergeError
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.merging import copy_value, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import DEEP, MOST_SPECIFIC, MergeStrategy
 
@@ -366,7 +365,7 @@ def layering_source(doc: Document) -> Optional[Document]:
 
 def apply_actions(doc: Document, parent_data: Any) -> Any:
     """The child's actions, in order, applied to a copy of its parent's rendered data."""
-    rendered = copy.deepcopy(parent_data)
+    rendered = copy_value(parent_data)
     for action in doc.actions:
         rendered = _ACTIONS[action.method](doc, action, rendered)
     return rendered
@@ -381,9 +380,9 @@ def _merge(doc: Document, action: Action, rendered: Any) -> Any:
         except MergeError as exc:
             raise DocumentError('%s: merge %r: %s' % (doc.describe(), action.text, exc)) from exc
     elif found and _extends(action, child, parent):
-        merged = parent + copy.deepcopy(list(child))     # parent is already a copy
+        merged = parent + copy_value(child)     # parent is already a copy
     else:
-        merged = copy.deepcopy(child)    # primitives and lists: the child wins
+        merged = copy_value(child)    # primitives and lists: the child wins
     return _store(doc, action, rendered, merged)
 
 
@@ -394,7 +393,7 @@ def _extends(action: Action, child: Any, parent: Any) -> bool:
 
 
 def _replace(doc: Document, action: Action, rendered: Any) -> Any:
-    return _store(doc, action, rendered, copy.deepcopy(_child_value(doc, action)))
+    return _store(doc, action, rendered, copy_value(_child_value(doc, action)))
 
 
 def _delete(doc: Document, action: Action, rendered: Any) -> Any:
@@ -481,7 +480,7 @@ def _output(doc: Document, renderer: Renderer) -> dict:
     result = dict(doc.source)
     if not doc.control and doc.actions and layering_source(doc) is not None:
         result['data'] = renderer.data(doc)
-    return copy.deepcopy(result)
+    return {key: copy_value(value) for key, value in result.items()}    # each section counts its own depth
 
 
 def _warn_substitutions(docs: List[Document], warnings: List[str]) -> None:

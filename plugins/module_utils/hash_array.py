@@ -71,8 +71,9 @@ def group_items(lists: Sequence[Sequence[Any]], strategy: MergeStrategy,
     """Group the items of several hash arrays (most specific first) into result items.
 
     Each group lists the items, most specific first, that make one item of the
-    result; knocked-out items and knockout markers are left out.  ``fold`` is how
-    keys compare (case-insensitive keys), for ``match_items_by: scalar_values``.
+    result; knocked-out items and knockout markers are left out.  ``fold``, given
+    when keys are case-insensitive, is how keys compare: items are then read
+    through a view keyed by the folded keys, for knockouts and tuples alike.
     """
     mode = strategy.merge_hash_array
     if mode == MOST_SPECIFIC:
@@ -81,10 +82,12 @@ def group_items(lists: Sequence[Sequence[Any]], strategy: MergeStrategy,
         lists = lists[-1:]
     by_tuple = mode in TUPLE_MODES
     by_scalars = by_tuple and strategy.match_items_by == SCALAR_VALUES
-    if fold is None:
-        fold = _same
     prefix = strategy.knockout_prefix
     keys = strategy.tuple_keys
+    if fold is None:
+        fold = _same
+    else:
+        keys = tuple(fold(key) for key in keys)
     knocked = TupleKnockouts(freeze)
     groups: Dict[Tuple[Any, ...], List[Any]] = {}
     ordered: List[List[Any]] = []
@@ -93,16 +96,17 @@ def group_items(lists: Sequence[Sequence[Any]], strategy: MergeStrategy,
         starts.append(len(ordered))
         layer_knocks = []
         for item in items:
-            pattern = item_pattern(item, keys, prefix)
+            view = item if fold is _same else _folded(item, fold)
+            pattern = item_pattern(view, keys, prefix)
             if pattern is not None:
                 layer_knocks.append(pattern)
-            elif not (knocked and knocked.matches(item)):
+            elif not (knocked and knocked.matches(view)):
                 if not by_tuple:
                     identity = None
                 elif by_scalars:
                     identity = scalar_identity(item, freeze, fold)
                 else:
-                    identity = item_tuple(item, keys, freeze)
+                    identity = item_tuple(view, keys, freeze)
                 if identity is None:
                     ordered.append([item])
                 elif identity in groups:
@@ -119,3 +123,11 @@ def group_items(lists: Sequence[Sequence[Any]], strategy: MergeStrategy,
 
 def _same(value: Any) -> Any:
     return value
+
+
+def _folded(item: Any, fold: Callable[[Any], Any]) -> Dict[Any, Any]:
+    """The item keyed by folded keys; of two keys that fold alike, the first written wins, as in merged maps."""
+    view: Dict[Any, Any] = {}
+    for key, value in item.items():
+        view.setdefault(fold(key), value)
+    return view

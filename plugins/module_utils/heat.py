@@ -33,7 +33,6 @@ number, boolean       an error, as in Heat         an error, as in Heat
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Sequence
@@ -41,7 +40,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from ansible_collections.strata.hier.plugins.module_utils.errors import (
     MergeConflictError, MergeInputError, StrategyError,
 )
-from ansible_collections.strata.hier.plugins.module_utils.merging import Merged, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.merging import Merged, copy_value, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 
 PARAMETERS = 'parameters'
@@ -167,13 +166,13 @@ def _merge_parameters(old: Dict[str, Any], new: Any, section: str, strategies: D
             raise MergeConflictError('conflicting merge strategy %r for parameter %r in %s: an earlier file '
                                      'fixed %r' % (strategy, name, _where(position), fixed[name]))
     if not old:
-        return copy.deepcopy(dict(new))       # Heat takes the first section as it is
+        return copy_value(new)       # Heat takes the first section as it is
     merged = dict(old)
     for name, value in new.items():
         if value is None:
             continue
         if fixed[name] == OVERWRITE:
-            merged[name] = copy.deepcopy(value)
+            merged[name] = copy_value(value)
         else:
             merged[name] = _merge_parameter(name, merged.get(name), value, fixed[name], types.get(name),
                                             position, warnings)
@@ -197,10 +196,12 @@ def _merge_parameter(name: str, old: Any, new: Any, strategy: str, ptype: Option
         new = _without_nulls(old, new, strategy == DEEP_MERGE)
         rules = _DEEP if strategy == DEEP_MERGE else _SHALLOW
     elif ptype == COMMA_DELIMITED_LIST:
-        if isinstance(old, list) != isinstance(new, list) and old is not None:
-            old, new = _as_list(old, where), _as_list(new, where)
-        elif not isinstance(new, (list, str)):
+        if not isinstance(new, (list, str)):
             raise MergeInputError('%s must be a list or a comma-delimited string, not %s' % (where, type(new).__name__))
+        if not old:
+            return copy_value(new)      # Heat's merge_list: "if not old: return new" (no leading ',')
+        if isinstance(old, list) != isinstance(new, list):
+            old, new = _as_list(old, where), _as_list(new, where)
         rules = _LIST
     else:
         for value in (old, new):
@@ -267,7 +268,7 @@ def _merge_section(old: Any, new: Any, section: str, position: int, warnings: Li
     """resource_registry (and other sections): Heat's merge_map, top-level keys replaced; list sections extend."""
     if isinstance(new, Mapping):
         if not old:
-            return copy.deepcopy(dict(new))
+            return copy_value(new)
         if not isinstance(old, Mapping):
             raise MergeInputError('%s of %s is a map; an earlier file gave a %s'
                                   % (section, _where(position), type(old).__name__))

@@ -23,6 +23,16 @@ def unmark(value: str, prefix: str) -> str:
     return value[len(prefix):]
 
 
+def knockout_text(value: Any) -> Any:
+    """What a marker's text is compared with: a number by its text (``--80`` knocks out 80 and '80').
+
+    Booleans stay apart: YAML's true is not 1.
+    """
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
 def item_pattern(item: Any, tuple_keys: Sequence[str], prefix: Optional[str]) -> Optional[Dict[str, Any]]:
     """The tuple values a hash-array item knocks out, or None if it is not a knockout.
 
@@ -56,7 +66,7 @@ class TupleKnockouts:
 
     def add(self, pattern: Dict[str, Any]) -> None:
         keys = tuple(pattern)
-        values = tuple(self._freeze(pattern[key]) for key in keys)
+        values = tuple(self._freeze(knockout_text(pattern[key])) for key in keys)
         self._by_keys.setdefault(keys, set()).add(values)
 
     def update(self, other: 'TupleKnockouts') -> None:
@@ -66,6 +76,6 @@ class TupleKnockouts:
     def matches(self, item: Any) -> bool:
         for keys, knocked in self._by_keys.items():
             if all(key in item for key in keys):
-                if tuple(self._freeze(item[key]) for key in keys) in knocked:
+                if tuple(self._freeze(knockout_text(item[key])) for key in keys) in knocked:
                     return True
         return False

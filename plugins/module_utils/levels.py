@@ -41,20 +41,32 @@ def from_datum(template: str) -> str:
     return _DATUM_PLACEHOLDER.sub(lambda match: '%{' + match.group(1) + '}', template).replace('\\', '/')
 
 
+def check_level(template: str) -> None:
+    """Refuse what looks like a placeholder but is none (it would be read as literal text and never found)."""
+    rest = _PLACEHOLDER.sub('', template)
+    for marker in ('%{', '{{', '{%', '$(', '$Node'):
+        if marker in rest:
+            raise LevelError('level %r: %r does not start a placeholder strata.hier reads; write %%{Var} or '
+                             '%%{Var.sub} (in a Datum.yml, $($Node.Var)); Jinja and PowerShell expressions are not '
+                             'evaluated' % (template, marker))
+
+
 def variables_in(template: str) -> Tuple[str, ...]:
     return tuple(match.group(1) for match in _PLACEHOLDER.finditer(template))
 
 
-def expand(template: str, variables: Mapping, fetch: Optional[Callable[[Mapping, str], Any]] = None) -> Expansion:
+def expand(template: str, variables: Mapping, fetch: Optional[Callable[[Mapping, str], Any]] = None,
+           case_insensitive: bool = False) -> Expansion:
     """Fill a level's placeholders from a node's variables.
 
     ``fetch(variables, name)`` reads one top-level variable and raises KeyError when it is
-    undefined (the lookup passes one that templates Ansible's host variables).
+    undefined (the lookup passes one that templates Ansible's host variables). With
+    ``case_insensitive`` (Datum's ``$Node``), a name that is not found as written matches any case.
     """
     missing = []
 
     def substitute(match: 're.Match[str]') -> str:
-        value = _resolve(variables, match.group(1), fetch)
+        value = _resolve(variables, match.group(1), fetch, case_insensitive)
         if value is _UNDEFINED:
             missing.append(match.group(1))
             return ''
@@ -69,13 +81,18 @@ def expand(template: str, variables: Mapping, fetch: Optional[Callable[[Mapping,
     return Expansion(template, split_level(text, template))
 
 
-def _resolve(variables: Mapping, dotted: str, fetch: Optional[Callable[[Mapping, str], Any]]) -> Any:
+def _resolve(variables: Mapping, dotted: str, fetch: Optional[Callable[[Mapping, str], Any]],
+             case_insensitive: bool = False) -> Any:
     name, _dot, rest = dotted.partition('.')
+    if case_insensitive and name not in variables:
+        name = next((key for key in variables if isinstance(key, str) and key.lower() == name.lower()), name)
     try:
         value = fetch(variables, name) if fetch else variables[name]
     except KeyError:
         return _UNDEFINED
     for part in rest.split('.') if rest else ():
+        if case_insensitive and isinstance(value, Mapping) and part not in value:
+            part = next((key for key in value if isinstance(key, str) and key.lower() == part.lower()), part)
         if not isinstance(value, Mapping) or part not in value:
             return _UNDEFINED
         value = value[part]
@@ -88,6 +105,8 @@ def split_level(text: str, template: str = '') -> Tuple[str, ...]:
     if text.startswith(('/', '\\')) or re.match(r'^[A-Za-z]:[\\/]', text):
         raise LevelError('level %r expands to the absolute path %r; levels are relative to datadir' % (shown, text))
     segments = tuple(part for part in re.split(r'[\\/]', text))
+    if len(segments) > 1:
+        segments = tuple(part for part in segments if part != '.') or segments    # Datum's .\Common\Base
     for segment in segments:
         if segment in ('..', '.'):
             raise LevelError('level %r expands to %r, which would leave datadir' % (shown, text))

@@ -33,6 +33,7 @@ from ansible_collections.strata.hier.plugins.module_utils.hash_array import gene
 from ansible_collections.strata.hier.plugins.module_utils.kinds import (
     EMPTY_LIST, LIST, MAP, MAP_LIST, SCALAR, SCALAR_LIST, family_of, list_kind,
 )
+from ansible_collections.strata.hier.plugins.module_utils.knockout import knockout_text
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules, join_path, split_path
 from ansible_collections.strata.hier.plugins.module_utils.strategy import (
     DEEP, DEEP_TUPLE, DELETE, GENERAL_FIRST, JOIN, LEAST_SPECIFIC, MOST_SPECIFIC, NOT_FOUND, POSITIONAL,
@@ -172,6 +173,22 @@ def freeze(value: Any, depth: int = 0) -> Any:
     return value
 
 
+def copy_value(value: Any, depth: int = 0) -> Any:
+    """A copy of plain data sharing no map or list with it (maps become dicts, lists lists).
+
+    copy.deepcopy would recurse until Python's RecursionError and copy self-referencing data;
+    this raises MergeDepthError past MAX_DEPTH, as the merge does.
+    """
+    family = family_of(value)
+    if family is SCALAR:
+        return value
+    if depth > MAX_DEPTH:
+        raise _too_deep(())
+    if family is MAP:
+        return {key: copy_value(item, depth + 1) for key, item in value.items()}
+    return [copy_value(item, depth + 1) for item in value]
+
+
 def _too_deep(path: Sequence[Any]) -> MergeDepthError:
     return MergeDepthError('data nests deeper than %d levels, or refers to itself' % MAX_DEPTH, join_path(path))
 
@@ -266,7 +283,7 @@ class _Engine:
                     knocks.append(self.rules.fold(key[len(prefix):]))
                     continue
                 folded = key.casefold() if fold and is_text else key
-                if knocked and folded in knocked:
+                if knocked and knockout_text(folded) in knocked:
                     continue
                 if deleted and folded in deleted:
                     if folded not in removed:       # drop the deleting null: it found something to delete
@@ -424,7 +441,7 @@ class _Engine:
                 if prefix is not None and isinstance(item, str) and item.startswith(prefix):
                     knocks.append(item[len(prefix):])
                     continue
-                if knocked and _knockout_text(item) in knocked:
+                if knocked and family_of(item) is SCALAR and knockout_text(item) in knocked:
                     continue
                 if unique:
                     identity = freeze(item)
@@ -445,8 +462,9 @@ class _Engine:
         else:
             item_strategy = self.whole(strategy)
         whole = item_strategy.merge_hash == MOST_SPECIFIC
+        fold = self.rules.fold if self.rules.case_insensitive_keys else None
         return [self.maps(path, group[:1] if whole else group, item_strategy, depth + 1)
-                for group in group_items(lists, strategy, self.tuple_value, self.rules.fold)]
+                for group in group_items(lists, strategy, self.tuple_value, fold)]
 
     def positional(self, path: Tuple[Any, ...], lists: List[Any], strategy: MergeStrategy, depth: int) -> list:
         """Item i merges the items at index i of every layer; the result is as long as the least
@@ -529,12 +547,3 @@ def _plain_collect(maps: Sequence[Mapping]) -> Dict[Any, List[Any]]:
             else:
                 entries[key] = [] if value is None else [value]
     return entries
-
-
-def _knockout_text(item: Any) -> Any:
-    """Base-type knockouts are text: ``--5`` knocks out 5 as well as '5'."""
-    if isinstance(item, str):
-        return item
-    if isinstance(item, (int, float)) and not isinstance(item, bool):
-        return str(item)
-    return None

@@ -243,10 +243,12 @@ def _parse_map(spec: Mapping, where: str) -> MergeStrategy:
 
 
 def parse_knockout_prefix(prefix: Any, where: str = '') -> Optional[str]:
-    if prefix is None or prefix == '':
+    """A prefix, or None (knockout off) for null, false or '' (Datum: any false value turns it off)."""
+    if prefix is None or prefix is False or prefix == '':
         return None
     if not isinstance(prefix, str):
-        raise StrategyError('knockout_prefix must be a string or null, not %r%s' % (prefix, _for(where)))
+        raise StrategyError('knockout_prefix must be a string, or null, false or an empty string to turn knockout '
+                            'off, not %r%s' % (prefix, _for(where)))
     return prefix
 
 
@@ -263,15 +265,18 @@ def validate(strategy: MergeStrategy, where: str = '') -> MergeStrategy:
     return strategy
 
 
-def with_options(strategy: MergeStrategy, tuple_keys: Any = None, knockout_prefix: Any = False,
+_NOT_GIVEN: Any = object()
+
+
+def with_options(strategy: MergeStrategy, tuple_keys: Any = None, knockout_prefix: Any = _NOT_GIVEN,
                  where: str = '') -> MergeStrategy:
     """Override merge options given beside a strategy (the filter's keyword arguments).
 
-    ``knockout_prefix=False`` means "not given"; ``None`` or ``''`` turns knockout off.
+    A knockout_prefix left out keeps the strategy's; null, false or '' turns knockout off.
     """
     changes = {}
     if tuple_keys is not None:
         changes['tuple_keys'] = parse_tuple_keys(tuple_keys, where)
-    if knockout_prefix is not False:
+    if knockout_prefix is not _NOT_GIVEN:
         changes['knockout_prefix'] = parse_knockout_prefix(knockout_prefix, where)
     return validate(strategy.with_(**changes), where) if changes else strategy

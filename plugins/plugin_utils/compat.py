@@ -71,7 +71,7 @@ def plain(value):
     if isinstance(value, (list, tuple)):
         return [plain(item) for item in value]
     if is_vault_value(value):
-        return to_text(str(value) if DATA_TAGGING else value.data)
+        return str(to_text(str(value) if DATA_TAGGING else value.data))   # str(): 2.19 tags the decrypted text
     if isinstance(value, bool) or value is None:
         return value
     for kind in (str, int, float):

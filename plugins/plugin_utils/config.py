@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any, Dict, Optional, Tuple
 
 from ansible.errors import AnsibleError
+from ansible.utils.display import Display
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.levels import from_datum
+from ansible_collections.strata.hier.plugins.module_utils.levels import check_level, from_datum
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import LOADER_NO_CACHE
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
@@ -73,20 +74,44 @@ def _from_hier(path: str, data: Mapping) -> HierarchyConfig:
     datadir = data.get('datadir', '.')
     if not isinstance(datadir, str):
         raise ConfigError('%s: datadir must be a path' % where(path, ['datadir']))
-    return HierarchyConfig(path=path, datadir=_relative_to(path, datadir), levels=tuple(str(level) for level in levels),
+    return HierarchyConfig(path=path, datadir=_relative_to(path, datadir), levels=_levels(path, 'hierarchy', levels),
                            rules=_rules(path, data, case_insensitive), nodes=nodes,
                            case_insensitive_keys=case_insensitive)
 
 
 def _from_datum(path: str, data: Mapping) -> HierarchyConfig:
+    data = _datum_keys(path, data)
     levels = data.get('ResolutionPrecedence')
     if not isinstance(levels, list) or not levels or not all(isinstance(level, str) for level in levels):
         raise ConfigError('%s: ResolutionPrecedence must be a non-empty list of paths'
                           % where(path, ['ResolutionPrecedence']))
     return HierarchyConfig(path=path, datadir=os.path.dirname(os.path.abspath(path)),
-                           levels=tuple(from_datum(str(level)) for level in levels),
+                           levels=_levels(path, 'ResolutionPrecedence', [from_datum(level) for level in levels]),
                            rules=_rules(path, data, True), nodes='AllNodes/*/*', case_insensitive_keys=True,
                            mounts=_datum_stores(path, data.get('DatumStructure')), dialect='datum')
+
+
+def _datum_keys(path: str, data: Mapping) -> Dict[str, Any]:
+    """Datum.yml's keys, named as Datum names them: Datum reads them whatever their case, and ignores others."""
+    known = {key.lower(): key for key in DATUM_KEYS}
+    named = {}
+    for key, value in data.items():
+        name = known.get(str(key).lower())
+        if name is None:
+            Display().warning('strata.hier: %s: key %r is not one Datum reads; it is ignored (known keys: %s)'
+                              % (where(path, [key]), key, ', '.join(DATUM_KEYS)))
+            continue
+        named[name] = value
+    return named
+
+
+def _levels(path: str, key: str, levels: list) -> Tuple[str, ...]:
+    for level in levels:
+        try:
+            check_level(level)
+        except MergeError as exc:
+            raise ConfigError('%s: %s' % (where(path, [key]), exc)) from exc
+    return tuple(str(level) for level in levels)
 
 
 def _datum_stores(path: str, structure: Any) -> Optional[Dict[str, str]]:

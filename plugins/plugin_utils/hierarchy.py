@@ -26,7 +26,9 @@ from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import wh
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DataStore
 
 # Datum handlers: [ENC=...] (Datum.ProtectedData) and [x= ... =] (Datum.InvokeCommand).
-DATUM_HANDLER = re.compile(r'^\[(?:ENC=[\s\S]*|x=[\s\S]*=)\]$')
+# As Datum matches them (PowerShell's -match ignores case): InvokeCommand's [x= ... =] anywhere in a string,
+# ProtectedData's [ENC=...] as the whole value.
+DATUM_HANDLER = re.compile(r'\[x=[\s\S]*=\]|^\[ENC=[\s\S]*\]$', re.IGNORECASE)
 
 
 class HierarchyError(AnsibleError):
@@ -75,7 +77,7 @@ class Hierarchy:
 
     def expand_levels(self, variables: Mapping, fetch: Optional[Callable] = None) -> List[Expansion]:
         try:
-            return [expand(level, variables, fetch) for level in self.config.levels]
+            return [expand(level, variables, fetch, self.config.case_insensitive_keys) for level in self.config.levels]
         except MergeError as exc:
             raise HierarchyError('%s: %s' % (self.config.path, exc)) from exc
 
@@ -251,7 +253,7 @@ def _levels_used(sources: Any) -> List[int]:
 
 def _handler_in(value: Any, keys: Tuple[str, ...] = ()) -> Optional[Tuple[Tuple[str, ...], str]]:
     if isinstance(value, str):
-        return (keys, value) if DATUM_HANDLER.match(value.strip()) else None
+        return (keys, value) if DATUM_HANDLER.search(value.strip()) else None
     if isinstance(value, Mapping):
         items = value.items()
     elif isinstance(value, (list, tuple)):
@@ -274,7 +276,7 @@ def _may_hold_handler(value: Any) -> bool:
 
     def walk(item: Any, depth: int) -> bool:
         if isinstance(item, str):
-            return DATUM_HANDLER.match(item.strip()) is not None
+            return DATUM_HANDLER.search(item.strip()) is not None
         if isinstance(item, Mapping):
             items = item.values()
         elif isinstance(item, (list, tuple)):

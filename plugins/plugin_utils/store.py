@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 from ansible.errors import AnsibleError
+from ansible.module_utils.common.text.converters import to_native
 from ansible.parsing.vault import is_encrypted_file
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import LOADER_NO_CACHE
@@ -161,13 +162,17 @@ class DataStore:
                     return candidate
         return None
 
-    def folder_as_map(self, folder: str) -> dict:
+    def folder_as_map(self, folder: str, _within: Tuple[str, ...] = ()) -> dict:
         """A whole folder: sub-folders and files become keys."""
+        within = _within + (os.path.realpath(folder),)
         result = {}
         for name, (kind, path) in sorted(self._listing(folder).items()):
-            path = self.inside(path, name)
-            result[os.path.splitext(os.path.basename(path))[0] if kind == 'file' else os.path.basename(path)] = \
-                self.load(path) if kind == 'file' else self.folder_as_map(path)
+            real = self.inside(path, name)
+            if kind == 'dir' and real in within:
+                raise StoreError('%s links back to %s, which holds it: a folder cannot be read as a map of itself'
+                                 % (path, real))
+            result[os.path.splitext(os.path.basename(real))[0] if kind == 'file' else os.path.basename(real)] = \
+                self.load(real) if kind == 'file' else self.folder_as_map(real, within)
         return result
 
     def _listing(self, folder: str) -> Dict[str, Tuple[str, str]]:
@@ -209,7 +214,14 @@ class DataStore:
         self._fresh.add(path)
         if cached and cached[0] == stat.st_mtime_ns and cached[1] == stat.st_size:
             return cached[2]
-        data = self.loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
+        try:
+            data = self.loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
+        except UnicodeError as exc:
+            raise StoreError('%s is not UTF-8 text (%s); save it as UTF-8' % (path, exc))
+        except AnsibleError as exc:
+            if path in to_native(exc):
+                raise
+            raise StoreError('%s: %s' % (path, to_native(exc)), orig_exc=exc)   # 2.16 names no file (vault errors)
         PARSE_COUNT['files'] += 1
         data = {} if data is None else data
         _PARSED[path] = (stat.st_mtime_ns, stat.st_size, data, _whole_file_vaulted(path))

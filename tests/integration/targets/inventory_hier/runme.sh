@@ -25,7 +25,7 @@ ansible-inventory -i "$work/a.hier.yml" "${vault[@]}" --list > "$work/a.json"
 ansible-inventory -i "$work/b.hier.yml" "${vault[@]}" --list > "$work/b.json"
 python -c 'import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); assert a == b and len(a["_meta"]["hostvars"]) == 4, "differ"' "$work/a.json" "$work/b.json"
 
-# cache: the second run reads the cache, a changed data file invalidates it
+# cache: with the whole-file vaulted Locations/London.yml, nothing is cached (its data would be stored decrypted)
 cp -r "$examples" "$work/store"
 cat > "$work/cached.hier.yml" <<SOURCE
 plugin: strata.hier.hier
@@ -34,6 +34,11 @@ cache: true
 cache_plugin: ansible.builtin.jsonfile
 cache_connection: $work/cache
 SOURCE
+ansible-inventory -i "$work/cached.hier.yml" "${vault[@]}" --host DSCWeb01 > "$work/run0.json" 2> "$work/run0.err"
+says "$work/run0.err" "the inventory is not cached: the data of 2 host\(s\) \(DSCWeb01, DSCWeb02\) comes in part from whole-file vaulted files"
+[[ ! -e $work/cache ]] || [[ -z $(ls -A "$work/cache") ]]
+# without it, the second run reads the cache, a changed data file invalidates it
+ansible-vault decrypt "${vault[@]}" "$work/store/data/Locations/London.yml"
 ansible-inventory -i "$work/cached.hier.yml" "${vault[@]}" --host DSCWeb01 > "$work/run1.json"
 grep -q '"WelcomeMessage": "Welcome"' "$work/run1.json"
 cached=$(ls "$work"/cache/*)
@@ -85,3 +90,28 @@ printf 'my-key: 1\n' >> "$work/store/data/Roles/WebServer.yml"
 ansible-inventory -i "$work/cached.hier.yml" "${vault[@]}" --host DSCWeb01 > "$work/badname.json" 2> "$work/badname.err"
 says "$work/badname.err" "'my-key' \(in Roles/WebServer.yml\) is not a valid variable name"
 if grep -q 'my-key' "$work/badname.json"; then echo "my-key became a host variable"; exit 1; fi
+
+# a host name that is no file name (the rsop role writes <name>.yml) is refused
+fresh_store
+printf 'Name: ../escaped\nEnvironment: Dev\n' > "$work/store/data/AllNodes/Dev/DSCWeb05.yml"
+expect_warning slash_name "DSCWeb05.yml: Name '../escaped' is not a usable host name" -i "$work/cached.hier.yml"
+
+# compose sees inventory_hostname, and a template held in the data is never rendered (2.16 would)
+fresh_store
+printf 'Cmd: "{{ 40 + 2 }}"\n' >> "$work/store/data/Baselines/Security.yml"
+cat > "$work/compose.hier.yml" <<SOURCE
+plugin: strata.hier.hier
+config: $work/store/hier.yml
+strict: true
+compose:
+  fqdn: inventory_hostname ~ '.contoso.com'
+  cmd_copy: Cmd
+SOURCE
+ansible-inventory -i "$work/compose.hier.yml" "${vault[@]}" --host DSCWeb01 > "$work/compose.json"
+python - "$work/compose.json" <<'PY'
+import json, sys
+host = json.load(open(sys.argv[1]))
+text = lambda value: value.get('__ansible_unsafe', value) if isinstance(value, dict) else value
+assert text(host['fqdn']) == 'DSCWeb01.contoso.com', host['fqdn']
+assert text(host['cmd_copy']) == '{{ 40 + 2 }}', host['cmd_copy']
+PY

@@ -19,7 +19,7 @@ ANSIBLE_CONFIG="$work/ansible.cfg" ansible-playbook "${inventory[@]}" "${vault[@
 
 # -vvv prints the levels read
 ansible-playbook "${inventory[@]}" "${vault[@]}" broken.yml -e "bad_config=$examples/hier.yml" -vvv > "$work/trace.txt"
-grep -q "strata.hier.hier Timezone: rule 'default_lookup_options', strategy MostSpecific" "$work/trace.txt"
+grep -q "strata.hier.hier DSCFile01 Timezone: rule 'default_lookup_options', strategy MostSpecific" "$work/trace.txt"
 grep -Eq "Locations/%\{Location\} +found +Locations/Frankfurt.yml" "$work/trace.txt"
 
 # expect_failure NAME PATTERN CONFIG [KEY]: the lookup fails and says PATTERN

@@ -31,6 +31,9 @@ def test_merge_how_is_the_default_spec():
     assert cloud_init_merge({'runcmd': ['a']}, {'runcmd': ['b']},
                             merge_how='list(append)+dict(no_replace,recurse_list)+str()') == {'runcmd': ['a', 'b']}
     assert cloud_init_merge({'runcmd': ['a']}, {'runcmd': ['b']}, merge_how=MERGE_HOW) == {'runcmd': ['a', 'b']}
+    # cloud-init's dictionary format
+    assert cloud_init_merge([{'runcmd': ['a']}, {'runcmd': ['b']}], merge_how={'merge_how': MERGE_HOW}) == \
+        {'runcmd': ['a', 'b']}
 
 
 @pytest.mark.parametrize('args, kwargs, words', [

@@ -38,6 +38,16 @@ def test_default_strategy_is_deep():
 def test_knockout_prefix_override_and_off():
     assert deep_merge(['a', 'b'], ['~a'], strategy='Unique', knockout_prefix='~') == ['b']
     assert deep_merge(['a'], ['--a'], strategy='Sum', knockout_prefix='') == ['--a', 'a']
+    assert deep_merge(['a'], ['--a'], strategy='Sum', knockout_prefix=False) == ['--a', 'a']
+    assert deep_merge(['a'], ['--a'], strategy='Sum', knockout_prefix=None) == ['--a', 'a']
+    assert deep_merge(['a'], ['--a'], strategy='Sum') == []
+    assert deep_merge({'k': 1}, {'--k': None}, knockout_prefix=False) == {'k': 1, '--k': None}
+
+
+def test_numbers_are_knocked_out_by_their_text():
+    assert deep_merge([{'Name': 'p', 'Version': 1}, {'Name': 'p', 'Version': 2}],
+                      [{'Name': 'p', 'Version': '--2'}]) == [{'Name': 'p', 'Version': 1}]
+    assert deep_merge({'ports': {80: 'http'}}, {'ports': {'--80': None}}) == {'ports': {}}
 
 
 def test_lookup_options_apply_to_nested_paths():

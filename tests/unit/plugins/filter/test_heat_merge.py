@@ -53,6 +53,15 @@ def test_errors(args, kwargs, words):
         assert word in str(error.value)
 
 
+@pytest.mark.parametrize('levels', [100, 1000])
+def test_too_deep_data_is_a_filter_error(levels):
+    data = {}
+    for _level in range(levels):
+        data = {'k': data}
+    with pytest.raises(AnsibleFilterError, match='heat_merge: data nests deeper than 64 levels, or refers to itself'):
+        heat_merge([{'parameters': {'p': data}}])
+
+
 def test_type_mismatch_warns(mocker):
     warning = mocker.patch('ansible_collections.strata.hier.plugins.plugin_utils.filters.Display.warning')
     one = {'parameters': {'j': {'a': {'x': 1}}}, 'parameter_merge_strategies': {'j': 'deep_merge'}}

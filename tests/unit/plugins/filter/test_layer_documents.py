@@ -59,6 +59,15 @@ def test_errors_become_filter_errors(args, words):
         assert word in str(error.value)
 
 
+def test_self_referencing_data_is_a_filter_error():
+    data = {}
+    data['self'] = data
+    site = site_with({'b': data})
+    site['metadata']['layeringDefinition']['actions'] = [{'method': 'replace', 'path': '.b'}]
+    with pytest.raises(AnsibleFilterError, match='layer_documents: data nests deeper than 64 levels, or refers to itself'):
+        layer_documents([POLICY, GLOBAL, site])
+
+
 def test_missing_action_path_names_document_and_path():
     site = copy.deepcopy(SITE)
     site['metadata']['layeringDefinition']['actions'] = [{'method': 'replace', 'path': '.c'}]

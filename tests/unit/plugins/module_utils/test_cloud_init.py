@@ -176,6 +176,16 @@ class TestSeed:
         spec = 'list(append)+dict(no_replace,recurse_list)+str()'
         assert merged(self.FIRST, self.SECOND, merge_how=spec) == {'runcmd': ['bash1', 'bash2', 'bash3', 'bash4']}
 
+    def test_dictionary_format_as_the_filters_merge_how(self):
+        # the seed's {'merge_how': [...]} (a map holding merge_how, as a document does), for documents naming none
+        merge_how = {'merge_how': self.MERGE_HOW}
+        assert merged({'runcmd': ['a']}, {'runcmd': ['b']}, merge_how=merge_how) == {'runcmd': ['a', 'b']}
+        assert merged({'runcmd': ['a']}, {'runcmd': ['b']}, merge_how={'merge_type': 'list(append)+dict(recurse_list)'}) \
+            == {'runcmd': ['a', 'b']}
+        assert merged({'runcmd': ['a']}, {'runcmd': ['b']}, merge_how={'merge_how': None}) == {'runcmd': ['b']}
+        with pytest.raises(StrategyError, match="the filter's merge_how as a map must hold merge_how.*it has name"):
+            merged({'a': 1}, merge_how={'name': 'list', 'settings': ['append']})
+
     def test_dictionary_format(self):
         merge_how = [{'name': 'list', 'settings': ['append']},
                      {'name': 'dict', 'settings': ['no_replace', 'recurse_list']},

@@ -16,7 +16,7 @@ import yaml
 from ansible_collections.strata.hier.plugins.module_utils.deckhand import (
     Renderer, layer_documents, parse_document, parse_path,
 )
-from ansible_collections.strata.hier.plugins.module_utils.errors import DocumentError, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.errors import DocumentError, MergeDepthError, MergeError
 
 SCHEMA = 'example/Kind/v1'
 
@@ -450,6 +450,32 @@ def test_warnings_for_several_policies_and_substitutions():
 # --- errors -----------------------------------------------------------------------------
 def test_error_is_a_merge_error():
     assert issubclass(DocumentError, MergeError)
+
+
+def nested(levels):
+    value = {}
+    for _level in range(levels):
+        value = {'k': value}
+    return value
+
+
+def looped():
+    value = {}
+    value['self'] = value
+    return value
+
+
+@pytest.mark.parametrize('data', [nested(100), nested(1000), looped()], ids=['deep', 'very deep', 'self-referencing'])
+@pytest.mark.parametrize('documents', [
+    lambda data: [policy(), document('own', 'global', {'d': data})],
+    lambda data: one_action('delete', '.c', parent={'c': 1, 'd': data}),
+    lambda data: one_action('replace', '.d', child={'d': data}),
+    lambda data: one_action('merge', '.d', child={'d': [data]}),
+    lambda data: one_action('merge', '.l[0]', child={'l': [[data]]}, parent={'l': [['x']]}),
+], ids=['own data', 'parent data', 'replace', 'merge', 'merge at an index'])
+def test_too_deep_or_self_referencing_data_is_an_error(documents, data):
+    with pytest.raises(MergeDepthError, match='deeper than 64 levels, or refers to itself'):
+        layer_documents(documents(data))
 
 
 def test_no_layering_policy():

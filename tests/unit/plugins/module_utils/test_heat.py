@@ -14,7 +14,7 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import (
-    MergeConflictError, MergeInputError, StrategyError,
+    MergeConflictError, MergeDepthError, MergeInputError, StrategyError,
 )
 from ansible_collections.strata.hier.plugins.module_utils.heat import merge_environments
 
@@ -148,6 +148,11 @@ class TestTypes:
         assert self.merge('a,b', 'c', 'CommaDelimitedList') == 'a,b,c'
         assert self.merge([1], [2], 'comma_delimited_list') == [1, 2]
 
+    @pytest.mark.parametrize('old, new', [('', 'a,b'), ([], 'a,b'), ('', ['a']), ([], ['a']), (None, 'a')])
+    def test_an_empty_comma_delimited_list_gives_the_new_value(self, old, new):
+        # Heat's merge_list: "if not old: return new" (no leading comma, the new value's own form)
+        assert self.merge(old, new, 'comma_delimited_list') == new
+
     def test_a_comma_delimited_string_and_a_list_merge_as_lists(self):
         assert self.merge('a, b', ['c'], 'comma_delimited_list') == ['a', 'b', 'c']
         assert self.merge(['a'], 'b,c', 'comma_delimited_list') == ['a', 'b', 'c']
@@ -222,6 +227,32 @@ class TestSections:
         result['parameters']['lst_value1'].append('x')
         result['parameters']['json_value1']['1'].append('x')
         assert (ENV_1, ENV_2) == before
+
+
+def nested(levels):
+    value = {}
+    for _level in range(levels):
+        value = {'k': value}
+    return value
+
+
+def looped():
+    value = {}
+    value['self'] = value
+    return value
+
+
+@pytest.mark.parametrize('data', [nested(1000), looped()], ids=['deep', 'self-referencing'])
+@pytest.mark.parametrize('environments', [
+    lambda data: [{'parameters': {'p': data}}],
+    lambda data: [{'parameters': {'q': 1}}, {'parameters': {'p': data}}],
+    lambda data: [{'parameter_defaults': {'p': ['x'], 'q': 1}, 'parameter_merge_strategies': {'p': 'merge'}},
+                  {'parameter_defaults': {'p': [data]}}],
+    lambda data: [{'resource_registry': {'r': data}}],
+], ids=['first section', 'overwrite', 'merge', 'resource_registry'])
+def test_too_deep_or_self_referencing_data_is_an_error(environments, data):
+    with pytest.raises(MergeDepthError, match='deeper than 64 levels, or refers to itself'):
+        merge_environments(environments(data))
 
 
 @pytest.mark.parametrize('environments, types, error, words', [
@@ -326,7 +357,7 @@ def oracle(environments, types):
 TEXT = st.sampled_from(['a', 'b', ''])
 JSON_VALUES = st.recursive(st.one_of(TEXT, st.integers(0, 2)), lambda children: st.one_of(
     st.lists(children, max_size=2), st.dictionaries(st.sampled_from(['x', 'y']), children, max_size=2)), max_leaves=6)
-PARAMETERS = {'s': ('string', TEXT), 'c': ('comma_delimited_list', st.sampled_from(['1', '2,3'])),
+PARAMETERS = {'s': ('string', TEXT), 'c': ('comma_delimited_list', st.sampled_from(['', '1', '2,3'])),
               'l': ('comma_delimited_list', st.lists(st.integers(0, 3), max_size=2)),
               'j': ('json', st.dictionaries(st.sampled_from(['x', 'y', 'z']), JSON_VALUES, max_size=3))}
 HEAT_TYPES = {name: ptype for name, (ptype, _values) in PARAMETERS.items()}

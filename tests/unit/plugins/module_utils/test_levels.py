@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ansible_collections.strata.hier.plugins.module_utils.levels import (
-    LevelError, expand, from_datum, split_level, variables_in,
+    LevelError, check_level, expand, from_datum, split_level, variables_in,
 )
 
 NODE = {'Environment': 'Dev', 'NodeName': 'SRV01', 'Location': {'Site': 'FRA', 'Rack': 3}, 'Count': 2}
@@ -51,11 +53,35 @@ def test_datum_resolution_precedence():
     ('/etc/passwd', 'absolute path'),
     ('C:\\Windows', 'absolute path'),
     ('Roles//x', 'empty path segment'),
-    ('./Roles', 'would leave datadir'),
+    ('.', 'would leave datadir'),
 ])
 def test_paths_that_leave_the_data_folder(text, words):
     with pytest.raises(LevelError, match=words):
         split_level(text)
+
+
+def test_dot_segments_are_dropped_as_in_datum_paths():
+    assert split_level('./Roles/./Web') == ('Roles', 'Web')
+    assert split_level(from_datum('.\\Common\\Base')) == ('Common', 'Base')
+
+
+@pytest.mark.parametrize('template, marker', [
+    ('Nodes/%{}', '%{'),
+    ('Nodes/%{NodeName', '%{'),
+    ('Nodes/{{ NodeName }}', '{{'),
+    (from_datum('Nodes\\$($Node.NodeName.ToLower())'), '$('),
+    (from_datum('Nodes\\$Node.NodeName'), '$Node'),
+])
+def test_what_looks_like_a_placeholder_but_is_none_is_refused(template, marker):
+    with pytest.raises(LevelError, match=re.escape(repr(marker))):
+        check_level(template)
+    check_level('AllNodes/%{Environment}/%{Node.Name}')
+
+
+def test_datum_variables_match_any_case():
+    assert expand('Nodes/%{nodename}', {'NodeName': 'web'}, case_insensitive=True).path == ('Nodes', 'web')
+    assert expand('Nodes/%{node.NAME}', {'Node': {'Name': 'web'}}, case_insensitive=True).path == ('Nodes', 'web')
+    assert expand('Nodes/%{nodename}', {'NodeName': 'web'}).path is None
 
 
 def test_variable_values_cannot_traverse():

@@ -11,7 +11,7 @@ import copy
 import pytest
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
-from ansible_collections.strata.hier.plugins.module_utils.merging import MAX_DEPTH, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.merging import MAX_DEPTH, copy_value, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 
 DEEP = MergeRules('deep')
@@ -41,6 +41,19 @@ class TestKnockout:
 
     def test_number_items_knocked_out_by_text(self):
         assert merged(['--80'], [80, 443], rules=MergeRules('Unique')) == [443]
+
+    def test_number_tuple_values_and_map_keys_knocked_out_by_text(self):
+        role = [{'Name': 'p', 'Version': 1}, {'Name': 'p', 'Version': 2}, {'Name': 'p', 'Version': 2.5}]
+        assert merged([{'Name': 'p', 'Version': '--2'}], role) == [{'Name': 'p', 'Version': 1},
+                                                                   {'Name': 'p', 'Version': 2.5}]
+        assert merged([{'Name': '--p', 'Version': 2.5}], role) == role[:2]
+        assert merged({'ports': {'--80': None}}, {'ports': {80: 'http', 443: 'https'}}) == {'ports': {443: 'https'}}
+        # booleans are not numbers, as for base-type items
+        assert merged(['--1'], [True], rules=MergeRules('Unique')) == [True]
+        assert merged({'--1': None}, {True: 'yes'}) == {True: 'yes'}
+        assert merged([{'Name': 'b', 'On': '--1'}], [{'Name': 'b', 'On': True}],
+                      rules=MergeRules({'merge_hash_array': 'DeepTuple',
+                                        'merge_options': {'tuple_keys': ['Name', 'On']}})) == [{'Name': 'b', 'On': True}]
 
     def test_partial_and_full_tuple(self):
         rules = MergeRules({'merge_hash_array': 'DeepTuple', 'merge_options': {'tuple_keys': ['Name', 'Version']}})
@@ -138,6 +151,15 @@ class TestNesting:
         assert merged(node, role) == {'Packages': [{'Name': 'PUTTY', 'v': 2}],
                                       'KEY': 1, 'packages': [{'Name': 'putty', 'w': 1}], 'key': 2}
 
+    def test_case_insensitive_tuple_keys_in_knockouts_and_matching(self):
+        rules = MergeRules('deep', {'Packages': {'merge_hash_array': 'DeepTuple', 'merge_options': {'tuple_keys': ['Name']}}},
+                           case_insensitive_keys=True)
+        node = [{'name': '--Putty'}, {'name': 'Git', 'Version': '2'}]
+        role = [{'Name': 'Putty'}, {'Name': 'Git', 'Ensure': 'Present'}]
+        assert merged(node, role, rules=rules, path='Packages') == [{'name': 'Git', 'Version': '2', 'Ensure': 'Present'}]
+        # keys stay case-sensitive by default
+        assert len(merged(node, role, rules=MergeRules(rules.explicit(('Packages',))[0]))) == 4
+
 
 class TestSourcesAndSafety:
     def test_sources_per_top_level_key(self):
@@ -177,6 +199,28 @@ class TestSourcesAndSafety:
             current['k'] = {}
             current = current['k']
         assert merged(within, within) == within
+
+    def test_copy_value_is_depth_checked(self):
+        value = {'m': [{'x': 1}], 't': (1, 2)}
+        copied = copy_value(value)
+        assert copied == {'m': [{'x': 1}], 't': [1, 2]}
+        assert copied['m'] is not value['m'] and copied['m'][0] is not value['m'][0]
+        assert copy_value(nested(MAX_DEPTH)) == nested(MAX_DEPTH)
+        for levels in (MAX_DEPTH + 1, 1000):
+            with pytest.raises(MergeDepthError, match='deeper than %d' % MAX_DEPTH):
+                copy_value(nested(levels))
+        looped = {}
+        looped['self'] = looped
+        with pytest.raises(MergeDepthError, match='refers to itself'):
+            copy_value(looped)
+
+
+def nested(levels):
+    """Maps nested ``levels`` deep below the top one: {'k': {'k': ...}}."""
+    value = {}
+    for _level in range(levels):
+        value = {'k': value}
+    return value
 
 
 class TestDocuments:

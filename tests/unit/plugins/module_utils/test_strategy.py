@@ -88,6 +88,11 @@ def test_with_options_overrides_and_validates():
     strategy = with_options(parse_strategy('DeepTuple'), ['Id'], '!')
     assert strategy.tuple_keys == ('Id',) and strategy.knockout_prefix == '!'
     assert with_options(parse_strategy('deep'), None, '').knockout_prefix is None
+    # false and null turn knockout off too (Datum: any false value); only leaving it out keeps the strategy's
+    assert with_options(parse_strategy('deep'), None, False).knockout_prefix is None
+    assert with_options(parse_strategy('deep'), None, None).knockout_prefix is None
+    assert with_options(parse_strategy('deep'), None).knockout_prefix == '--'
+    assert parse_strategy({'merge_hash': 'deep', 'merge_options': {'knockout_prefix': False}}).knockout_prefix is None
     assert with_options(parse_strategy('deep')) == parse_strategy('deep')
     with pytest.raises(StrategyError, match='tuple_keys must be a list'):
         with_options(parse_strategy('deep'), 'Name')

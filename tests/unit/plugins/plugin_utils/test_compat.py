@@ -69,3 +69,16 @@ def test_for_cache_does_not_change_its_input(host_vars):
     before = repr(host_vars)
     for_cache(host_vars)
     assert repr(host_vars) == before
+
+
+def test_plain_gives_builtin_text_for_a_vault_value(host_vars):
+    """jmespath checks exact types: a decrypted vault value must be a str, not 2.19's tagged text."""
+    if DATA_TAGGING:
+        from ansible.parsing.vault import VaultSecretsContext
+        VaultSecretsContext.initialize(VaultSecretsContext(SECRET))
+    try:
+        value = plain(host_vars['Password'])
+    finally:
+        if DATA_TAGGING:
+            VaultSecretsContext._current = None
+    assert value.__class__ is str and value == 's3cret'   # exactly str: jmespath checks exact types

@@ -50,6 +50,8 @@ def test_datum_yml(tmp_path):
     ('hierarchy: [a]\ndefault_lookup_options: flat\n', "hier.yml:2: unknown strategy 'flat' for default_lookup_options"),
     ('hierarchy: [a]\ncase_insensitive_keys: maybe\n', 'case_insensitive_keys must be true or false'),
     ('- a\n', 'must be a map'),
+    ('hierarchy: ["Nodes/%{}"]\n', "hier.yml:1: level 'Nodes/%{}'"),
+    ('hierarchy: ["Nodes/{{ NodeName }}"]\n', 'Jinja and PowerShell expressions are not evaluated'),
 ])
 def test_bad_hier_yml(tmp_path, text, words):
     with pytest.raises(ConfigError) as error:
@@ -67,3 +69,13 @@ def test_datum_store_providers(tmp_path):
                                               '  - {StoreName: X, StoreProvider: Datum::Http}\n')
     with pytest.raises(ConfigError, match='only Datum::File stores'):
         load_config(path, DataLoader())
+
+
+def test_datum_yml_keys_are_read_whatever_their_case(tmp_path, capsys):
+    path = config_file(tmp_path, 'Datum.yml', 'resolutionPrecedence: [Common]\nLookup_Options: {Packages: DeepTuple}\n'
+                                              'Default_Lookup_Options: deep\ndefault_lookup_option: hash\n')
+    config = load_config(path, DataLoader())
+    assert config.levels == ('Common',)
+    assert config.rules.resolve(('Packages',))[0].merge_hash_array == 'DeepTuple'
+    assert config.rules.default[0].name == 'deep'
+    assert "key 'default_lookup_option' is not one Datum reads" in ' '.join(capsys.readouterr().err.split())

@@ -5,11 +5,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ansible.parsing.dataloader import DataLoader
 
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 
 NODE = {'Name': 'n1', 'Role': 'web'}
 
@@ -82,3 +85,25 @@ def test_values_from_a_whole_file_vaulted_file_are_marked(tmp_path):
     assert not hierarchy.lookup('Name', NODE).vaulted
     folder = hierarchy.lookup('Roles', NODE)         # Tree/Roles: a folder read as a map, with the vaulted data
     assert folder.value == {'web': {'Dns': ['role.example'], 'Port': 80}} and folder.vaulted
+
+
+@pytest.mark.parametrize('text', ['http://[x={ $Node.Name }=]:8080', '[X={ $Node.Name }=]', '[enc=abc]'])
+def test_datum_handlers_are_found_as_datum_matches_them(tmp_path, text):
+    (tmp_path / 'data').mkdir()
+    (tmp_path / 'data' / 'Common.yml').write_text('Plain: "[not a handler]"\nValue: %s\n' % json.dumps(text))
+    (tmp_path / 'hier.yml').write_text('datadir: data\nhierarchy: [Common]\n')
+    hierarchy = get_hierarchy(str(tmp_path / 'hier.yml'), DataLoader())
+    assert hierarchy.lookup('Plain', NODE).value == '[not a handler]'
+    with pytest.raises(HierarchyError, match="Common.yml:2: key 'Value' holds the Datum handler"):
+        hierarchy.lookup('Value', NODE)
+
+
+def test_a_folder_linking_to_its_parent_is_an_error(tmp_path):
+    (tmp_path / 'data' / 'Common').mkdir(parents=True)
+    (tmp_path / 'data' / 'Common' / 'Base.yml').write_text('a: 1\n')
+    (tmp_path / 'data' / 'Common' / 'up').symlink_to('..')
+    (tmp_path / 'hier.yml').write_text('datadir: data\nhierarchy: [Common]\n')
+    hierarchy = get_hierarchy(str(tmp_path / 'hier.yml'), DataLoader())
+    assert hierarchy.lookup('Base', NODE).value == {'a': 1}
+    with pytest.raises(StoreError, match='links back to'):
+        hierarchy.lookup('up', NODE)

@@ -89,3 +89,10 @@ def test_two_files_for_one_key(datadir):
 def test_missing_data_folder(tmp_path):
     with pytest.raises(StoreError, match='does not exist'):
         DataStore(str(tmp_path / 'nope'), DataLoader())
+
+
+def test_a_file_that_is_not_utf8_is_named(datadir):
+    with open(os.path.join(datadir, 'Roles', 'Win.yml'), 'wb') as stream:
+        stream.write('Name: Web\n'.encode('utf-16'))
+    with pytest.raises(StoreError, match=r'Win.yml'):
+        DataStore(datadir, DataLoader()).get(('Roles', 'Win', 'Name'))
