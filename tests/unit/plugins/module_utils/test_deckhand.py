@@ -17,6 +17,7 @@ from ansible_collections.strata.hier.plugins.module_utils.deckhand import (
     Renderer, layer_documents, parse_document, parse_path,
 )
 from ansible_collections.strata.hier.plugins.module_utils.errors import DocumentError, MergeDepthError, MergeError
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import looped, nested
 
 SCHEMA = 'example/Kind/v1'
 
@@ -450,19 +451,6 @@ def test_warnings_for_several_policies_and_substitutions():
 # --- errors -----------------------------------------------------------------------------
 def test_error_is_a_merge_error():
     assert issubclass(DocumentError, MergeError)
-
-
-def nested(levels):
-    value = {}
-    for _level in range(levels):
-        value = {'k': value}
-    return value
-
-
-def looped():
-    value = {}
-    value['self'] = value
-    return value
 
 
 @pytest.mark.parametrize('data', [nested(100), nested(1000), looped()], ids=['deep', 'very deep', 'self-referencing'])

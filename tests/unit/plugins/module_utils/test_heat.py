@@ -17,6 +17,7 @@ from ansible_collections.strata.hier.plugins.module_utils.errors import (
     MergeConflictError, MergeDepthError, MergeInputError, StrategyError,
 )
 from ansible_collections.strata.hier.plugins.module_utils.heat import merge_environments
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import looped, nested
 
 ENV_1 = {
     'parameters': {
@@ -227,19 +228,6 @@ class TestSections:
         result['parameters']['lst_value1'].append('x')
         result['parameters']['json_value1']['1'].append('x')
         assert (ENV_1, ENV_2) == before
-
-
-def nested(levels):
-    value = {}
-    for _level in range(levels):
-        value = {'k': value}
-    return value
-
-
-def looped():
-    value = {}
-    value['self'] = value
-    return value
 
 
 @pytest.mark.parametrize('data', [nested(1000), looped()], ids=['deep', 'self-referencing'])

@@ -13,6 +13,7 @@ import pytest
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
 from ansible_collections.strata.hier.plugins.module_utils.merging import MAX_DEPTH, copy_value, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import looped, nested
 
 DEEP = MergeRules('deep')
 
@@ -209,18 +210,8 @@ class TestSourcesAndSafety:
         for levels in (MAX_DEPTH + 1, 1000):
             with pytest.raises(MergeDepthError, match='deeper than %d' % MAX_DEPTH):
                 copy_value(nested(levels))
-        looped = {}
-        looped['self'] = looped
         with pytest.raises(MergeDepthError, match='refers to itself'):
-            copy_value(looped)
-
-
-def nested(levels):
-    """Maps nested ``levels`` deep below the top one: {'k': {'k': ...}}."""
-    value = {}
-    for _level in range(levels):
-        value = {'k': value}
-    return value
+            copy_value(looped())
 
 
 class TestDocuments:
