@@ -95,33 +95,12 @@ from jinja2 import Undefined
 from ansible.errors import AnsibleFilterError
 from ansible.module_utils.common.text.converters import to_text
 
-try:  # ansible-core >= 2.19: EncryptedString, or a decrypted value tagged with its ciphertext
-    from ansible.parsing.vault import VaultHelper
-    from ansible.template import accept_args_markers, accept_lazy_markers
-except ImportError:  # ansible-core < 2.19
-    VaultHelper = None
-
-    def accept_args_markers(plugin):
-        return plugin
-
-    accept_lazy_markers = accept_args_markers
-
-if VaultHelper is None:
-    from ansible.parsing.yaml.objects import AnsibleVaultEncryptedUnicode as LegacyVaultValue
-else:  # importing ansible.parsing.yaml.objects on 2.19+ costs ~0.1 s (a deprecated module)
-    LegacyVaultValue = None
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
+    accept_args_markers, accept_lazy_markers, vault_ciphertext,
+)
 
 
 WITHHELD = 'WITHHELD: data of a whole-file vaulted file'
-
-
-def vault_ciphertext(value):
-    """The ciphertext of a vault value, without decrypting it; None for any other value."""
-    if VaultHelper is not None:
-        return VaultHelper.get_ciphertext(value, with_tags=False)
-    if isinstance(value, LegacyVaultValue):
-        return to_text(value._ciphertext)
-    return None
 
 
 class _Vaulted(object):

@@ -236,7 +236,7 @@ def _usable_name(name, what, node_file):
 def _fingerprint(hierarchy, config, source):
     """Changes whenever a data file, the configuration or the inventory source changes."""
     digest = hashlib.sha256()
-    for path in [config, source] + _data_files(hierarchy.store.root):
+    for path in [config, source] + hierarchy.store.data_files():
         try:
             stat = os.stat(path)
         except OSError as exc:
@@ -244,19 +244,3 @@ def _fingerprint(hierarchy, config, source):
         line = '%s\0%s\0%d\0%d\n' % (path, os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
         digest.update(line.encode('utf-8', 'surrogateescape'))
     return digest.hexdigest()
-
-
-def _data_files(root):
-    """The files the store may read, as its listings see them: data files of folders that are not hidden,
-    through links (a link swapped to another folder changes the real paths), each real folder once."""
-    files, seen, root = [], set(), os.path.realpath(root)
-    for folder, dirs, names in os.walk(root, followlinks=True):
-        real = os.path.realpath(folder)
-        if real in seen or os.path.commonpath([real, root]) != root:     # the store refuses links leaving it
-            dirs[:] = []
-            continue
-        seen.add(real)
-        dirs[:] = sorted(name for name in dirs if not name.startswith('.'))
-        files.extend(os.path.join(folder, name) for name in sorted(names)
-                     if name.lower().endswith(DATA_EXTENSIONS) and os.path.isfile(os.path.join(folder, name)))
-    return files

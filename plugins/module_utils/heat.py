@@ -42,6 +42,7 @@ from ansible_collections.strata.hier.plugins.module_utils.errors import (
 )
 from ansible_collections.strata.hier.plugins.module_utils.merging import Merged, copy_value, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.strategy import canonical_name
 
 PARAMETERS = 'parameters'
 PARAMETER_DEFAULTS = 'parameter_defaults'
@@ -97,12 +98,9 @@ def parse_parameter_types(types: Any) -> Dict[str, str]:
                             % type(types).__name__)
     parsed = {}
     for name, ptype in types.items():
-        canonical = ptype.strip().lower() if isinstance(ptype, str) else None
-        canonical = _TYPE_ALIASES.get(canonical, canonical)
-        if canonical not in TYPES:
-            raise StrategyError('unknown type %r for parameter %r in parameter_types; valid types: %s'
-                                % (ptype, name, ', '.join(TYPES)))
-        parsed[str(name)] = canonical
+        if isinstance(ptype, str):
+            ptype = _TYPE_ALIASES.get(ptype.strip().lower(), ptype)
+        parsed[str(name)] = canonical_name(ptype, TYPES, 'type', 'parameter %r in parameter_types' % name)
     return parsed
 
 

@@ -33,7 +33,7 @@ from ansible_collections.strata.hier.plugins.module_utils.merging import MergeRe
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import (
     DEEP, DEEP_TUPLE, GENERAL_FIRST, MOST_SPECIFIC, SCALAR_VALUES, SPECIFIC_FIRST, SUM, TOGETHER, UNIQUE,
-    MergeStrategy, parse_strategy,
+    MergeStrategy, canonical_name, parse_strategy,
 )
 
 REPLACE = 'replace'
@@ -48,19 +48,14 @@ _CML_PREFIX = 'sequence-'       # CML's tag names: sequence-append, ...
 
 def parse_mode(mode: Any) -> str:
     """``append``, ``prepend`` or ``replace``; CML's tag names (``sequence-append``) and any case also do."""
-    if isinstance(mode, str):
-        name = mode.strip().lower()
-        if name.startswith(_CML_PREFIX):
-            name = name[len(_CML_PREFIX):]
-        if name in MODES:
-            return name
-    raise StrategyError('unknown sequence mode %r; valid modes: %s' % (mode, ', '.join(MODES)))
+    name = mode.strip() if isinstance(mode, str) else mode
+    if isinstance(name, str) and name.lower().startswith(_CML_PREFIX):
+        name = name[len(_CML_PREFIX):]
+    return canonical_name(name, MODES, 'sequence mode')
 
 
 def parse_kind(kind: Any) -> str:
-    if isinstance(kind, str) and kind.strip().lower() in KINDS:
-        return kind.strip().lower()
-    raise StrategyError('unknown sequence kind %r; valid kinds: %s' % (kind, ', '.join(KINDS)))
+    return canonical_name(kind, KINDS, 'sequence kind')
 
 
 def parse_primary_key(primary_key: Any) -> Optional[Tuple[str, ...]]:

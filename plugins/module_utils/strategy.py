@@ -167,8 +167,11 @@ _OPTION_CHOICES = {
 _OPTION_KEYS = ('knockout_prefix', 'tuple_keys') + tuple(_OPTION_CHOICES) + ('string_separator', 'positional_items')
 
 
-def _canonical(name: Any, valid: tuple, what: str, where: str) -> str:
-    """Names match case-insensitively (Datum uses PowerShell's -match); return the canonical spelling."""
+def canonical_name(name: Any, valid: tuple, what: str, where: str = '') -> str:
+    """Names match case-insensitively (Datum uses PowerShell's -match); return the canonical spelling.
+
+    An unknown name is a StrategyError naming ``what`` it should be and listing the valid names.
+    """
     if isinstance(name, str):
         for candidate in valid:
             if candidate.lower() == name.strip().lower():
@@ -197,7 +200,7 @@ def parse_strategy(spec: Any, where: str = '') -> MergeStrategy:
 
 
 def _parse_name(spec: str, where: str) -> MergeStrategy:
-    name = _canonical(spec, STRATEGY_NAMES, 'strategy', where)
+    name = canonical_name(spec, STRATEGY_NAMES, 'strategy', where)
     name = PRESET_ALIASES.get(name, name)
     if name in PRESETS:
         return PRESETS[name]
@@ -208,7 +211,7 @@ def _lower_keys(spec: Mapping, valid: tuple, what: str, where: str) -> dict:
     """Map keys compare case-insensitively, as in Datum's hashtables."""
     result = {}
     for key, value in spec.items():
-        result[_canonical(key, valid, what, where)] = value
+        result[canonical_name(key, valid, what, where)] = value
     return result
 
 
@@ -218,7 +221,7 @@ def _parse_map(spec: Mapping, where: str) -> MergeStrategy:
     changes = {}
     for name, modes in _MAP_FIELDS.items():
         if name in fields:
-            changes[name] = _canonical(fields[name], modes, name, where)
+            changes[name] = canonical_name(fields[name], modes, name, where)
     options = fields.get('merge_options') or {}
     if not isinstance(options, Mapping):
         raise StrategyError('merge_options must be a map%s' % _for(where))
@@ -230,7 +233,7 @@ def _parse_map(spec: Mapping, where: str) -> MergeStrategy:
         changes['tuple_keys'] = parse_tuple_keys(options['tuple_keys'], where)
     for option, choices in _OPTION_CHOICES.items():
         if option in options:
-            changes[option] = _canonical(options[option], choices, 'merge option %s value' % option, where)
+            changes[option] = canonical_name(options[option], choices, 'merge option %s value' % option, where)
     if 'string_separator' in options:
         separator = options['string_separator']
         if not isinstance(separator, str):

@@ -19,8 +19,15 @@ from ansible.release import __version__ as ansible_version
 
 try:  # ansible-core >= 2.19
     from ansible.template import trust_as_template as _trust_as_template
-except ImportError:  # ansible-core < 2.19: every string may be templated
+    from ansible.template import accept_args_markers, accept_lazy_markers  # pylint: disable=unused-import  # for filters
+except ImportError:  # ansible-core < 2.19: every string may be templated, filters get plain values
     _trust_as_template = None
+
+    def accept_args_markers(plugin):
+        """A filter that handles undefined values itself (2.19's markers); nothing to declare before 2.19."""
+        return plugin
+
+    accept_lazy_markers = accept_args_markers
 
 CORE_VERSION = tuple(int(part) for part in ansible_version.split('.')[:2])
 DATA_TAGGING = CORE_VERSION >= (2, 19)
@@ -61,16 +68,29 @@ def is_vault_value(value) -> bool:
     return isinstance(value, _VaultValue)
 
 
-def plain(value):
-    """Builtin types only, vault values decrypted: for JMESPath and for returning bare vault scalars.
+def vault_ciphertext(value):
+    """The ciphertext of a vault value, without decrypting it; None for any other value.
+
+    From 2.19 this includes a decrypted value still tagged with its ciphertext.
+    """
+    if DATA_TAGGING:
+        return VaultHelper.get_ciphertext(value, with_tags=False)
+    return to_text(value._ciphertext) if is_vault_value(value) else None
+
+
+def plain(value, vault=None):
+    """Builtin types only, vault values decrypted (or given to ``vault``): for JMESPath, for returning bare
+    vault scalars and for caches.
 
     jmespath rejects the tagged types of 2.19 (it checks exact types).
     """
     if isinstance(value, Mapping):
-        return {plain(key): plain(item) for key, item in value.items()}
+        return {plain(key, vault): plain(item, vault) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
+        return [plain(item, vault) for item in value]
     if is_vault_value(value):
+        if vault:
+            return vault(value)
         return str(to_text(str(value) if DATA_TAGGING else value.data))   # str(): 2.19 tags the decrypted text
     if isinstance(value, bool) or value is None:
         return value
@@ -91,15 +111,11 @@ def for_cache(value):
     (ansible/ansible#86369). So store builtin types, and vault values as marked ciphertext.
     Before 2.19 the cache plugins handle both; the value is kept as it is.
     """
-    if not DATA_TAGGING:
-        return value
-    if isinstance(value, Mapping):
-        return {for_cache(key): for_cache(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [for_cache(item) for item in value]
-    if is_vault_value(value):
-        return {_CACHED_VAULT: VaultHelper.get_ciphertext(value, with_tags=False)}
-    return plain(value)
+    return plain(value, _marked_ciphertext) if DATA_TAGGING else value
+
+
+def _marked_ciphertext(value):
+    return {_CACHED_VAULT: vault_ciphertext(value)}
 
 
 def from_cache(value):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ansible.errors import AnsibleError
 from ansible.module_utils.common.text.converters import to_native
@@ -187,10 +187,11 @@ class DataStore:
         entries: Dict[str, Tuple[str, str]] = {}
         for name in sorted(os.listdir(folder)):
             path = os.path.join(folder, name)
-            stem, extension = os.path.splitext(name)
-            if os.path.isdir(path) and not name.startswith('.'):
+            kind = entry_kind(name, path)
+            if kind == 'dir':
                 entries.setdefault(self._fold(name), ('dir', path))
-            elif extension.lower() in DATA_EXTENSIONS and os.path.isfile(path):
+            elif kind == 'file':
+                stem = os.path.splitext(name)[0]
                 key = self._fold(stem)
                 if key in entries and entries[key][0] == 'file':
                     raise StoreError('%s and %s both define the key %r; keep one of them'
@@ -199,6 +200,21 @@ class DataStore:
         self._listings[folder] = (mtime, entries)
         self._checked.clear()     # links may have changed with the folder
         return entries
+
+    def data_files(self) -> List[str]:
+        """Every file the store may read, folders walked as its listings see them (through links that stay
+        inside the data folder, each real folder once): what a change to the data shows in."""
+        files, seen = [], set()
+        for folder, dirs, names in os.walk(self.root, followlinks=True):
+            real = os.path.realpath(folder)
+            if real in seen or os.path.commonpath([real, self.root]) != self.root:
+                dirs[:] = []
+                continue
+            seen.add(real)
+            dirs[:] = sorted(name for name in dirs if entry_kind(name, os.path.join(folder, name)) == 'dir')
+            files.extend(os.path.join(folder, name) for name in sorted(names)
+                         if entry_kind(name, os.path.join(folder, name)) == 'file')
+        return files
 
     def parsed(self, path: str) -> Any:
         """A file's data as ``load`` gave it in this pass, or None (not a file loaded in this pass)."""
@@ -242,3 +258,12 @@ class DataStore:
 def _whole_file_vaulted(path: str) -> bool:
     with open(path, 'rb') as stream:
         return is_encrypted_file(stream)
+
+
+def entry_kind(name: str, path: str) -> Optional[str]:
+    """What a folder entry is to the store: 'dir' (a folder that is not hidden), 'file' (a data file) or None."""
+    if os.path.isdir(path):
+        return None if name.startswith('.') else 'dir'
+    if os.path.splitext(name)[1].lower() in DATA_EXTENSIONS and os.path.isfile(path):
+        return 'file'
+    return None

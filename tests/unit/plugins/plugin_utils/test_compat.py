@@ -12,7 +12,7 @@ from ansible.parsing.vault import VaultLib, VaultSecret
 from ansible.plugins.loader import cache_loader
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
-    DATA_TAGGING, for_cache, from_cache, is_vault_value, plain,
+    DATA_TAGGING, for_cache, from_cache, is_vault_value, plain, vault_ciphertext,
 )
 
 SECRET = [('default', VaultSecret(b'unit-test'))]
@@ -32,10 +32,7 @@ def host_vars(tmp_path):
 
 
 def ciphertext_of(value):
-    if DATA_TAGGING:
-        from ansible.parsing.vault import VaultHelper
-        return VaultHelper.get_ciphertext(value, with_tags=False)
-    return value._ciphertext.decode()
+    return vault_ciphertext(value)
 
 
 def test_round_trip_through_the_jsonfile_cache_keeps_vault_values(host_vars, tmp_path):
