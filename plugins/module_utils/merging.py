@@ -357,7 +357,8 @@ class _Engine:
                     child_strategy = self.rules.resolve(child_path)[0]
                 else:
                     child_strategy = self.child_strategy(child_path, family, strategy)
-                result[key] = self.merge(child_path, values[:1] if _is_whole(child_strategy) else values,
+                whole = _is_whole(child_strategy) and (family is not LIST or len(values) == 1)
+                result[key] = self.merge(child_path, values[:1] if whole else values,   # lists: check their kinds
                                          child_strategy, depth + 1, family)
             if supplied is not None:
                 indexes = [layers[index] for index in supplied[folded]]
@@ -380,7 +381,7 @@ class _Engine:
 
     def scalar_strategy(self, path: Tuple[Any, ...], parent: MergeStrategy, documents: bool) -> MergeStrategy:
         """A scalar merges by its own rule when a rule merges scalars, else by its map's strategy."""
-        if self.rules.scalar_rules:
+        if self.rules.scalar_rules or documents:     # a document's key: its own rule, as its lookup
             rule = self.rules.explicit(path)
             if rule is not None:
                 return rule[0]

@@ -1,0 +1,136 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The engine's fast paths agree with its general path, on generated data and under every strategy.
+
+Each fast path is a shortcut the engine takes when it can tell the general path would give the same
+answer (maps that cannot hold knockout markers, values of the builtin scalar types, strategies whose
+scalars always take the most specific value, whole values...).  ``general_path()`` switches every one
+of them off; the merged value, its sources and the warnings must not change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from unittest import mock
+
+from hypothesis import given, settings, strategies as st
+
+from ansible_collections.strata.hier.plugins.module_utils import kinds, merging
+from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+
+
+class _Forgetful(dict):
+    """A type cache that never remembers: family_of classifies every value by isinstance."""
+
+    def __setitem__(self, key, value):
+        pass
+
+
+@contextlib.contextmanager
+def general_path(rules):
+    """Every fast path of the engine off."""
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(mock.patch.object(merging, '_may_hold_markers', lambda keys, prefix: True))
+        stack.enter_context(mock.patch.object(merging, '_SCALAR_TYPES', frozenset()))
+        stack.enter_context(mock.patch.object(merging, '_is_whole', lambda strategy: False))
+        stack.enter_context(mock.patch.object(kinds, '_FAMILY_BY_TYPE', _Forgetful()))
+        stack.enter_context(mock.patch.object(rules, 'scalar_rules', True))
+        yield
+
+
+SCALARS = st.one_of(st.sampled_from(['p', 'q', 'P', '--p', '--q', '!p', 'Name', '']), st.integers(-2, 2),
+                    st.floats(allow_nan=False, width=16), st.booleans(), st.none())
+KEYS = st.sampled_from(['a', 'b', 'A', 'Name', 'name', 'ip', 'Version', '--a', '--name', '!a', 1, True])
+HASH_ITEMS = st.dictionaries(st.sampled_from(['Name', 'name', 'ip', 'Version', 'v', '--v']), SCALARS, max_size=3)
+TREES = st.recursive(SCALARS, lambda children: st.one_of(
+    st.lists(children, max_size=3),
+    st.lists(HASH_ITEMS, min_size=1, max_size=3),
+    st.dictionaries(KEYS, children, max_size=4)), max_leaves=14)
+LAYERS = st.lists(st.one_of(st.none(), TREES), min_size=1, max_size=4)
+MAP_LAYERS = st.lists(st.one_of(st.none(), st.dictionaries(KEYS, TREES, max_size=4)), min_size=1, max_size=4)
+
+PRESETS = st.sampled_from(['MostSpecific', 'hash', 'deep', 'Unique', 'Sum', 'DeepTuple', 'UniqueKeyValTuples'])
+DATUM_MAPS = st.fixed_dictionaries({
+    'merge_hash': st.sampled_from(['MostSpecific', 'hash', 'deep']),
+    'merge_basetype_array': st.sampled_from(['MostSpecific', 'Unique', 'Sum']),
+    'merge_hash_array': st.sampled_from(['MostSpecific', 'Sum', 'DeepTuple', 'UniqueKeyValTuples']),
+    'merge_options': st.fixed_dictionaries({
+        'knockout_prefix': st.sampled_from([None, '--', '!']),
+        'tuple_keys': st.sampled_from([['Name'], ['Name', 'Version'], ['ip']]),
+    }),
+})
+EXTENDED_MAPS = st.fixed_dictionaries({
+    'merge_hash': st.sampled_from(['MostSpecific', 'hash', 'deep', 'LeastSpecific']),
+    'merge_basetype_array': st.sampled_from(['MostSpecific', 'Unique', 'Sum', 'LeastSpecific', 'Positional']),
+    'merge_hash_array': st.sampled_from(['MostSpecific', 'Sum', 'DeepTuple', 'UniqueKeyValTuples', 'LeastSpecific',
+                                         'Positional']),
+    'merge_string': st.sampled_from(['MostSpecific', 'LeastSpecific', 'Join']),
+    'merge_scalar': st.sampled_from(['MostSpecific', 'LeastSpecific']),
+    'merge_options': st.fixed_dictionaries({
+        'knockout_prefix': st.sampled_from([None, '--']),
+        'tuple_keys': st.just(['Name']),
+        'array_order': st.sampled_from(['specific_first', 'general_first']),
+        'key_order': st.sampled_from(['specific_first', 'general_first']),
+        'string_order': st.sampled_from(['specific_first', 'general_first']),
+        'string_separator': st.sampled_from(['', ',']),
+        'match_items_by': st.sampled_from(['tuple_keys', 'scalar_values']),
+        'null_values': st.sampled_from(['not_found', 'value', 'delete']),
+        'type_mismatch': st.sampled_from(['MostSpecific', 'LeastSpecific']),
+        'list_kinds': st.sampled_from(['separate', 'together']),
+        'positional_items': st.sampled_from([None, 'deep', {'merge_string': 'Join'}]),
+    }),
+})
+SPECS = st.one_of(PRESETS, DATUM_MAPS, EXTENDED_MAPS)
+PATHS = st.sampled_from(['a', 'a/b', 'a/Name', 'ip', 'b/a'])
+LOOKUP_OPTIONS = st.dictionaries(st.one_of(PATHS, st.sampled_from(['^a/.*', '^b'])), SPECS, max_size=2)
+
+
+def build_rules(default, lookup_options, case_insensitive):
+    return MergeRules(default, lookup_options, case_insensitive_keys=case_insensitive)
+
+
+def outcome(function, values, rules, *args):
+    try:
+        result = function(values, rules, *args)
+    except Exception as exc:   # pylint: disable=broad-except  # the same error either way
+        return ('error', type(exc).__name__, str(exc))
+    return (result.value, result.found, result.sources, result.warnings)
+
+
+def both_paths(function, values, rules, *args):
+    fast = outcome(function, values, rules, *args)
+    with general_path(rules):
+        general = outcome(function, values, rules, *args)
+    return fast, general
+
+
+@settings(max_examples=400, deadline=None)
+@given(LAYERS, SPECS, LOOKUP_OPTIONS, st.booleans(), st.one_of(st.just(()), PATHS))
+def test_fast_paths_agree_with_the_general_path(values, spec, lookup_options, case_insensitive, path):
+    rules = build_rules(spec, lookup_options, case_insensitive)
+    fast, general = both_paths(merge_layers, values, rules, path)
+    assert repr(fast) == repr(general)
+
+
+@settings(max_examples=300, deadline=None)
+@given(MAP_LAYERS, SPECS, LOOKUP_OPTIONS, st.booleans())
+def test_fast_paths_agree_on_whole_documents(documents, spec, lookup_options, case_insensitive):
+    rules = build_rules(spec, lookup_options, case_insensitive)
+    fast, general = both_paths(merge_documents, documents, rules)
+    assert repr(fast) == repr(general)
+
+
+def test_general_path_is_really_taken():
+    """The switches reach the engine: scalars in maps go through the family check and the scalar rule look-up."""
+    rules = MergeRules('deep')
+    layers = [{'a': {'x': 1}, 'b': 'text'}, {'a': {'y': 2}, 'b': 'other'}]
+    with mock.patch.object(merging._Engine, 'scalar_strategy', autospec=True,
+                           side_effect=merging._Engine.scalar_strategy) as scalar_strategy:
+        assert merge_layers(layers, rules).value == {'a': {'x': 1, 'y': 2}, 'b': 'text'}
+        assert not scalar_strategy.called
+        with general_path(rules):
+            assert merge_layers(layers, rules).value == {'a': {'x': 1, 'y': 2}, 'b': 'text'}
+        assert scalar_strategy.called
