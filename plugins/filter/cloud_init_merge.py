@@ -87,12 +87,12 @@ _value:
 """
 
 from ansible_collections.strata.hier.plugins.module_utils.cloud_init import merge_cloud_configs
-from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core
+from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core, layers_from
 
 
 def cloud_init_merge(value, *others, merge_how=None):
     """Merge cloud-config documents, in the order cloud-init receives them."""
-    documents = [value] + list(others) if others else value
+    documents = layers_from('cloud_init_merge', value, others, 'documents')
     return call_core('cloud_init_merge', merge_cloud_configs, documents, merge_how).value
 
 

@@ -116,42 +116,39 @@ from ansible.errors import AnsibleFilterError
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import parse_strategy, with_options
-from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core
+from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core, layers_from
 
 _NOT_GIVEN = object()     # knockout_prefix=False/None/'' turns knockout off, so "not given" needs its own value
-
-
-def layers_from(value, others, name):
-    """combine's convention: the input and later arguments, or a list of layers; least specific first."""
-    layers = [value] + list(others) if others else value
-    if not isinstance(layers, (list, tuple)):
-        raise AnsibleFilterError('%s: with no argument, the input must be a list of layers, not %s'
-                                 % (name, type(layers).__name__))
-    if not layers:
-        raise AnsibleFilterError('%s: there is nothing to merge: the list of layers is empty' % name)
-    for position, layer in enumerate(layers):
-        if not isinstance(layer, (Mapping, list, tuple)):
-            raise AnsibleFilterError('%s: layer %d (counting from 0, least specific first) must be a map or '
-                                     'a list, not %s' % (name, position, type(layer).__name__))
-    return list(layers)
 
 
 def deep_merge(value, *others, strategy='deep', tuple_keys=None, knockout_prefix=_NOT_GIVEN,
                lookup_options=None):
     """Merge layers, least specific first, with Datum's strategies."""
-    layers = layers_from(value, others, 'deep_merge')
+    layers = layers_from('deep_merge', value, others)
+    _check_layers(layers)
     options = {'tuple_keys': tuple_keys}
     if knockout_prefix is not _NOT_GIVEN:
         options['knockout_prefix'] = knockout_prefix
     return call_core('deep_merge', _merge, layers, strategy, options, lookup_options).value
 
 
+def _check_layers(layers):
+    """Each layer a map or a list; positions counted as the user gave them, least specific first."""
+    if not layers:
+        raise AnsibleFilterError('deep_merge: there is nothing to merge: the list of layers is empty')
+    for position, layer in enumerate(reversed(layers)):
+        if not isinstance(layer, (Mapping, list, tuple)):
+            raise AnsibleFilterError('deep_merge: layer %d (counting from 0, least specific first) must be a map or '
+                                     'a list, not %s' % (position, type(layer).__name__))
+
+
 def _merge(layers, strategy, options, lookup_options):
+    """The core's merge of the layers (most specific first)."""
     default = with_options(parse_strategy(strategy, 'strategy'), where='strategy', **options)
     rules = MergeRules(default, lookup_options)
     if all(isinstance(layer, Mapping) for layer in layers):
-        return merge_documents(layers[::-1], rules)
-    return merge_layers(layers[::-1], rules)
+        return merge_documents(layers, rules)
+    return merge_layers(layers, rules)
 
 
 class FilterModule(object):

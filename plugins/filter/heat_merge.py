@@ -96,12 +96,12 @@ _value:
 """
 
 from ansible_collections.strata.hier.plugins.module_utils.heat import merge_environments
-from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core
+from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core, layers_from
 
 
 def heat_merge(value, *others, parameter_types=None):
     """Merge Heat environment files, in the order Heat is given them."""
-    environments = [value] + list(others) if others else value
+    environments = layers_from('heat_merge', value, others, 'environment files')
     return call_core('heat_merge', merge_environments, environments, parameter_types).value
 
 

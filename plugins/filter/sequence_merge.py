@@ -98,12 +98,12 @@ _value:
 """
 
 from ansible_collections.strata.hier.plugins.module_utils.sequence import merge_scopes
-from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core
+from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core, layers_from
 
 
 def sequence_merge(value, *others, mode='append', kind='list', primary_key=None):
     """ACM sequence aggregation over scopes, least specific first."""
-    scopes = [value] + list(others) if others else value
+    scopes = layers_from('sequence_merge', value, others, 'scopes')
     return call_core('sequence_merge', merge_scopes, scopes, mode, kind, primary_key).value
 
 

@@ -11,24 +11,24 @@ with those of the previous document - and with ``dict(replace)+list()+str()`` wh
 none.  A merger is looked up by the type of the existing value; a type no merger handles keeps
 the existing value, so a spec without ``dict()`` leaves the whole document unmerged.
 
-Each spec becomes one core strategy, used for a two-layer merge (the document over the result
-so far):
+Each spec becomes one core strategy, built from the core's mergers (mergers/) with settings no
+lookup_options rule can name, used for a two-layer merge (the document over the result so far):
 
 ==========================  ==================================================================
-dict(replace)               merge_hash: hash (top-level keys replaced whole); null is a value
-dict(no_replace)            merge_hash: deep; merge_scalar, type_mismatch: LeastSpecific (the
-                            existing value wins); lists and strings LeastSpecific unless
+dict(replace)               maps: hash (top-level keys replaced whole); a null is a value
+dict(no_replace)            maps: deep; other scalars LeastSpecific and the existing value's type
+                            wins (the dispatch's winner); lists and strings LeastSpecific unless
                             recurse_list / recurse_str hand them to the list / str merger
-dict(allow_delete)          null_values: delete (a null removes the existing key)
-list(append) / (prepend)    Sum, array_order general_first / specific_first
-list(replace)               Positional (items at one index merge; the existing list's length);
-                            positional_items from the list merger's recurse_* options
+dict(allow_delete)          maps: a null removes the existing key
+list(append) / (prepend)    Sum, the existing list's items first / last
+list(replace)               PositionalMerger (items at one index merge; the existing list's
+                            length), its items' strategy from the list merger's recurse_* options
 list(no_replace), no list   LeastSpecific
-str(append) / str()         merge_string Join (existing first) / MostSpecific; no str: LeastSpecific
+str(append) / str()         strings Join (existing first) / MostSpecific; no str: LeastSpecific
 ==========================  ==================================================================
 
-Keys keep the existing document's order (key_order: general_first), lists of maps and of
-scalars merge together (list_kinds: together) and nothing is a knockout marker.
+Keys keep the existing document's order, lists of maps and of scalars merge together (the
+dispatch's ``lists: together``) and nothing is a knockout marker.
 """
 
 from __future__ import annotations
@@ -38,29 +38,35 @@ from collections.abc import Mapping
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError, StrategyError
-from ansible_collections.strata.hier.plugins.module_utils.merging import Merged, merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
-from ansible_collections.strata.hier.plugins.module_utils.strategy import (
-    DEEP, DELETE, GENERAL_FIRST, HASH, JOIN, LEAST_SPECIFIC, MOST_SPECIFIC, POSITIONAL, SPECIFIC_FIRST, SUM,
-    TOGETHER, VALUE, MergeStrategy, parse_strategy,
+from ansible_collections.strata.hier.plugins.module_utils.merging import MergeResult, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
+    GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, SPECIFIC_FIRST, Merger,
 )
+from ansible_collections.strata.hier.plugins.module_utils.mergers.dispatch import TOGETHER, ByType
+from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import HashArrayMerger
+from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import DEEP, HASH, NULL_DELETES, NULL_VALUE, MapMerger
+from ansible_collections.strata.hier.plugins.module_utils.mergers.positional import PositionalMerger
+from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import SUM, ScalarListMerger
+from ansible_collections.strata.hier.plugins.module_utils.mergers.scalars import JOIN, ScalarMerger
+from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 
 DEFAULT_MERGE_HOW = 'dict(replace)+list()+str()'
 """What cloud-init's cloud-config part handler uses for a document that names no mergers."""
 MERGE_KEYS = ('merge_how', 'merge_type')
-DICT = 'dict'
-LIST = 'list'
-STR = 'str'
-MERGERS = (DICT, LIST, STR)
+DICT_MERGER = 'dict'
+LIST_MERGER = 'list'
+STR_MERGER = 'str'
+MERGERS = (DICT_MERGER, LIST_MERGER, STR_MERGER)
 _RECURSE = ('recurse_dict', 'recurse_list', 'recurse_array', 'recurse_str')
 OPTIONS = {
-    DICT: ('allow_delete', 'no_replace', 'replace') + _RECURSE,
-    LIST: ('append', 'prepend', 'replace', 'no_replace') + _RECURSE,
-    STR: ('append',) + _RECURSE,
+    DICT_MERGER: ('allow_delete', 'no_replace', 'replace') + _RECURSE,
+    LIST_MERGER: ('append', 'prepend', 'replace', 'no_replace') + _RECURSE,
+    STR_MERGER: ('append',) + _RECURSE,
 }
 # The first of these a merger's options name is its method (cloud-init's MERGE_TYPES), else the default.
-_METHODS = {DICT: ('replace', 'no_replace'), LIST: ('append', 'prepend', 'replace', 'no_replace')}
-_DEFAULT_METHODS = {DICT: 'no_replace', LIST: 'replace'}
+_METHODS = {DICT_MERGER: ('replace', 'no_replace'), LIST_MERGER: ('append', 'prepend', 'replace', 'no_replace')}
+_DEFAULT_METHODS = {DICT_MERGER: 'no_replace', LIST_MERGER: 'replace'}
 _NAME = re.compile(r'^([a-zA-Z_][A-Za-z0-9_]*)\((.*?)\)$')
 _MODULE_PREFIX = 'm_'       # cloud-init finds merger "list" in module m_list; "m_list" works too
 
@@ -156,55 +162,63 @@ def _method(merger: str, options: FrozenSet[str]) -> str:
 
 def _string_mode(mergers: Dict[str, FrozenSet[str]]) -> str:
     """What the str merger does with two strings: no str merger keeps the existing one."""
-    options = mergers.get(STR)
+    options = mergers.get(STR_MERGER)
     if options is None:
         return LEAST_SPECIFIC
     return JOIN if 'append' in options else MOST_SPECIFIC
 
 
-def _list_settings(mergers: Dict[str, FrozenSet[str]]) -> Dict[str, Any]:
-    """The core settings of the list merger (lists reached by recursion)."""
-    options = mergers.get(LIST)
-    if options is None:
-        return {'arrays': LEAST_SPECIFIC}
-    method = _method(LIST, options)
-    if method == 'append':
-        return {'arrays': SUM, 'array_order': GENERAL_FIRST}
-    if method == 'prepend':
-        return {'arrays': SUM, 'array_order': SPECIFIC_FIRST}
+def _recurses_into_lists(options: FrozenSet[str]) -> bool:
+    return 'recurse_list' in options or 'recurse_array' in options
+
+
+def _list_mergers(mergers: Dict[str, FrozenSet[str]], nulls: str) -> Tuple[Merger, Merger]:
+    """The list merger's core mergers (for lists reached by recursion): base-type arrays, hash arrays."""
+    options = mergers.get(LIST_MERGER)
+    method = 'no_replace' if options is None else _method(LIST_MERGER, options)
+    if method in ('append', 'prepend'):
+        order = GENERAL_FIRST if method == 'append' else SPECIFIC_FIRST
+        return ScalarListMerger(SUM, order=order), HashArrayMerger(SUM, order=order)
     if method == 'no_replace':
-        return {'arrays': LEAST_SPECIFIC}
-    items = {   # list(replace): the new item wins at each index unless a recurse_* option merges it
-        'merge_hash': DEEP if 'recurse_dict' in options else MOST_SPECIFIC,
-        'merge_string': _string_mode(mergers) if 'recurse_str' in options else MOST_SPECIFIC,
-        'merge_options': {'knockout_prefix': None, 'string_order': GENERAL_FIRST},
-    }
-    recurse = 'recurse_list' in options or 'recurse_array' in options
-    items['merge_basetype_array'] = items['merge_hash_array'] = POSITIONAL if recurse else MOST_SPECIFIC
-    return {'arrays': POSITIONAL, 'positional_items': items}
+        return ScalarListMerger(LEAST_SPECIFIC), HashArrayMerger(LEAST_SPECIFIC)
+    items = _positional_items(mergers, options)     # list(replace): index by index
+    return PositionalMerger(items=items, nulls=nulls), PositionalMerger(items=items, nulls=nulls, of_maps=True)
+
+
+def _positional_items(mergers: Dict[str, FrozenSet[str]], options: FrozenSet[str]) -> MergeStrategy:
+    """list(replace): the new item wins at each index unless a recurse_* option merges it."""
+    recurse = _recurses_into_lists(options)
+    return MergeStrategy(
+        name='cloud-init list items',
+        maps=MapMerger(DEEP if 'recurse_dict' in options else MOST_SPECIFIC),
+        scalars=ScalarMerger(strings=_string_mode(mergers) if 'recurse_str' in options else MOST_SPECIFIC,
+                             order=GENERAL_FIRST),
+        scalar_lists=PositionalMerger() if recurse else ScalarListMerger(),         # Positional: the array's own
+        hash_arrays=PositionalMerger(of_maps=True) if recurse else HashArrayMerger())
 
 
 def strategy_for(mergers: Mergers) -> Optional[MergeStrategy]:
     """The core strategy merging a document with these mergers into the result so far;
-    None when no dict merger is named (cloud-init then keeps the result as it was)."""
+    None when no dict merger is named (cloud-init then keeps the result as it was).
+
+    Every strategy keeps the existing document's keys first, merges lists of maps and of scalars
+    together and knows no knockout marker."""
     named = dict(mergers)
-    options = named.get(DICT)
+    options = named.get(DICT_MERGER)
     if options is None:
         return None
-    merge_options: Dict[str, Any] = {
-        'knockout_prefix': None, 'key_order': GENERAL_FIRST, 'list_kinds': TOGETHER,
-        'string_order': GENERAL_FIRST, 'null_values': DELETE if 'allow_delete' in options else VALUE,
-    }
-    if _method(DICT, options) == 'replace':
-        return parse_strategy({'merge_hash': HASH, 'merge_options': merge_options}, 'merge_how')
-    spec: Dict[str, Any] = {'merge_hash': DEEP, 'merge_scalar': LEAST_SPECIFIC, 'merge_options': merge_options}
-    merge_options['type_mismatch'] = LEAST_SPECIFIC
-    spec['merge_string'] = _string_mode(named) if 'recurse_str' in options else LEAST_SPECIFIC
-    lists = _list_settings(named) if 'recurse_list' in options or 'recurse_array' in options \
-        else {'arrays': LEAST_SPECIFIC}
-    spec['merge_basetype_array'] = spec['merge_hash_array'] = lists.pop('arrays')
-    merge_options.update(lists)
-    return parse_strategy(spec, 'merge_how')
+    nulls = NULL_DELETES if 'allow_delete' in options else NULL_VALUE
+    name = 'cloud-init %s' % '+'.join('%s(%s)' % (merger, ','.join(sorted(settings))) for merger, settings in mergers)
+    if _method(DICT_MERGER, options) == 'replace':
+        return MergeStrategy(name=name, maps=MapMerger(HASH, nulls=nulls, key_order=GENERAL_FIRST),
+                             scalars=ScalarMerger(order=GENERAL_FIRST), dispatch=ByType(lists=TOGETHER))
+    lists = _list_mergers(named, nulls) if _recurses_into_lists(options) else \
+        (ScalarListMerger(LEAST_SPECIFIC), HashArrayMerger(LEAST_SPECIFIC))
+    strings = _string_mode(named) if 'recurse_str' in options else LEAST_SPECIFIC
+    return MergeStrategy(name=name, maps=MapMerger(DEEP, nulls=nulls, key_order=GENERAL_FIRST),
+                         scalars=ScalarMerger(strings=strings, others=LEAST_SPECIFIC, order=GENERAL_FIRST),
+                         scalar_lists=lists[0], hash_arrays=lists[1],
+                         dispatch=ByType(winner=LEAST_SPECIFIC, lists=TOGETHER))
 
 
 _RULES: Dict[Mergers, Optional[MergeRules]] = {}
@@ -217,9 +231,10 @@ def _rules_for(mergers: Mergers) -> Optional[MergeRules]:
     return _RULES[mergers]
 
 
-def merge_cloud_configs(documents: Sequence[Any], merge_how: Any = None) -> Merged:
-    """Merge cloud-config documents in the order cloud-init receives them; return the merged
-    cloud-config (without merge_how / merge_type) and warnings.
+def merge_cloud_configs(documents: Sequence[Any], merge_how: Any = None) -> MergeResult:
+    """Merge cloud-config documents, most specific (the last cloud-init receives) first; return the merged
+    cloud-config (without merge_how / merge_type) and warnings.  Messages count documents from 0 in the
+    order cloud-init receives them.
 
     ``merge_how`` is the spec of documents that name none (default: cloud-init's own), in the string,
     list or dictionary form.
@@ -230,7 +245,7 @@ def merge_cloud_configs(documents: Sequence[Any], merge_how: Any = None) -> Merg
     default = parse_merge_how(from_dictionary(merge_how, where), where) or parse_merge_how(DEFAULT_MERGE_HOW)
     merged: Dict[str, Any] = {}
     warnings: List[str] = []
-    for position, document in enumerate(documents):
+    for position, document in enumerate(reversed(documents)):     # in the order cloud-init merges them
         where = 'document %d (counting from 0)' % position
         if document is None:        # an empty part: cloud-init fails on it and goes on
             continue
@@ -250,4 +265,4 @@ def merge_cloud_configs(documents: Sequence[Any], merge_how: Any = None) -> Merg
         result = merge_layers([body, merged], rules)
         warnings.extend('%s: %s' % (where, warning) for warning in result.warnings)
         merged = result.value
-    return Merged(merged, warnings)
+    return MergeResult(merged, warnings=warnings)

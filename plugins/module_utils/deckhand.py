@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import DocumentError, MergeError
-from ansible_collections.strata.hier.plugins.module_utils.merging import copy_value, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.limits import copy_value
+from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
-from ansible_collections.strata.hier.plugins.module_utils.strategy import DEEP, MOST_SPECIFIC, MergeStrategy
+from ansible_collections.strata.hier.plugins.module_utils.strategy import DEEP, datum_strategy
 
 LAYERING_POLICY = 'deckhand/LayeringPolicy'
 CONTROL_METADATA = 'metadata/Control'
@@ -36,8 +37,7 @@ METHODS = (MERGE, REPLACE, DELETE)
 
 # Deckhand's merge: maps merge key by key with the child winning, lists are taken whole
 # from the child, and no key is a knockout marker.
-DECKHAND_MERGE = MergeStrategy(merge_hash=DEEP, merge_basetype_array=MOST_SPECIFIC,
-                               merge_hash_array=MOST_SPECIFIC, knockout_prefix=None, name='deckhand')
+DECKHAND_MERGE = datum_strategy('deckhand', {'merge_hash': DEEP}, knockout_prefix=None)
 _RULES = MergeRules(DECKHAND_MERGE)
 
 Path = Tuple[Union[str, int], ...]

@@ -44,3 +44,7 @@ class DocumentError(MergeError):
 
 class MergeConflictError(MergeError):
     """Sources disagree on how a value merges (Heat: two environment files give a parameter different strategies)."""
+
+
+class MergeSizeError(MergeError):
+    """Data expands far beyond its written size (YAML aliases repeating parts of it); see limits.WorkBudget."""

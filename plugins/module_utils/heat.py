@@ -40,9 +40,17 @@ from typing import Any, Dict, List, Optional, Sequence
 from ansible_collections.strata.hier.plugins.module_utils.errors import (
     MergeConflictError, MergeInputError, StrategyError,
 )
-from ansible_collections.strata.hier.plugins.module_utils.merging import Merged, copy_value, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.identity import shown
+from ansible_collections.strata.hier.plugins.module_utils.limits import copy_value
+from ansible_collections.strata.hier.plugins.module_utils.merging import MergeResult, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.mergers.base import GENERAL_FIRST, canonical_name
+from ansible_collections.strata.hier.plugins.module_utils.mergers.dispatch import TOGETHER, ByType
+from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import HashArrayMerger
+from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import DEEP, HASH, MapMerger
+from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import SUM, ScalarListMerger
+from ansible_collections.strata.hier.plugins.module_utils.mergers.scalars import JOIN, ScalarMerger
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
-from ansible_collections.strata.hier.plugins.module_utils.strategy import canonical_name
+from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 
 PARAMETERS = 'parameters'
 PARAMETER_DEFAULTS = 'parameter_defaults'
@@ -69,19 +77,25 @@ TYPES = (STRING, NUMBER, COMMA_DELIMITED_LIST, JSON, BOOLEAN)
 # The CFN spellings Heat also accepts.
 _TYPE_ALIASES = {'commadelimitedlist': COMMA_DELIMITED_LIST}
 
-_NO_KNOCKOUT = {'knockout_prefix': None, 'key_order': 'general_first'}
-_GENERAL_FIRST = {'knockout_prefix': None, 'array_order': 'general_first', 'key_order': 'general_first',
-                  'string_order': 'general_first', 'list_kinds': 'together'}
+# The strategies below follow Heat, not Datum: no knockout marker, the earlier file's keys first.
+_EARLIER_KEYS_FIRST = {'key_order': GENERAL_FIRST}
 # Heat's merge_map (shallow): top-level keys of the later file replace the earlier ones; null is skipped.
-_SHALLOW = MergeRules({'merge_hash': 'hash', 'merge_options': _NO_KNOCKOUT})
+_SHALLOW = MergeRules(MergeStrategy(name='heat merge', maps=MapMerger(HASH, **_EARLIER_KEYS_FIRST)))
 # Heat's merge_map(deep_merge=True): maps recurse, lists extend, strings concatenate, the rest is replaced.
-_DEEP = MergeRules({'merge_hash': 'deep', 'merge_basetype_array': 'Sum', 'merge_hash_array': 'Sum',
-                    'merge_string': 'Join', 'merge_options': _GENERAL_FIRST})
+_DEEP = MergeRules(MergeStrategy(
+    name='heat deep_merge', maps=MapMerger(DEEP, **_EARLIER_KEYS_FIRST),
+    scalars=ScalarMerger(strings=JOIN, order=GENERAL_FIRST), scalar_lists=ScalarListMerger(SUM, order=GENERAL_FIRST),
+    hash_arrays=HashArrayMerger(SUM, order=GENERAL_FIRST), dispatch=ByType(lists=TOGETHER)))
 # Heat's merge_list: lists extend, comma-delimited strings join with ','.
-_LIST = MergeRules({'merge_basetype_array': 'Sum', 'merge_hash_array': 'Sum', 'merge_string': 'Join',
-                    'merge_options': dict(_GENERAL_FIRST, string_separator=',')})
+_LIST = MergeRules(MergeStrategy(
+    name='heat comma_delimited_list', maps=MapMerger(**_EARLIER_KEYS_FIRST),
+    scalars=ScalarMerger(strings=JOIN, order=GENERAL_FIRST, separator=','),
+    scalar_lists=ScalarListMerger(SUM, order=GENERAL_FIRST), hash_arrays=HashArrayMerger(SUM, order=GENERAL_FIRST),
+    dispatch=ByType(lists=TOGETHER)))
 # Heat's string merge: ''.join([old, new]).
-_STRING = MergeRules({'merge_string': 'Join', 'merge_options': _GENERAL_FIRST})
+_STRING = MergeRules(MergeStrategy(name='heat string', maps=MapMerger(**_EARLIER_KEYS_FIRST),
+                                   scalars=ScalarMerger(strings=JOIN, order=GENERAL_FIRST),
+                                   dispatch=ByType(lists=TOGETHER)))
 
 
 def _where(position: int) -> str:
@@ -104,16 +118,17 @@ def parse_parameter_types(types: Any) -> Dict[str, str]:
     return parsed
 
 
-def merge_environments(environments: Sequence[Any], parameter_types: Any = None) -> Merged:
-    """Merge Heat environment files, in the order Heat is given them; return the merged environment
-    (without ``parameter_merge_strategies``) and the core's warnings."""
+def merge_environments(environments: Sequence[Any], parameter_types: Any = None) -> MergeResult:
+    """Merge Heat environment files, most specific (the last Heat is given) first; return the merged
+    environment (without ``parameter_merge_strategies``) and the core's warnings.  Messages count
+    files from 0 in the order Heat is given them."""
     if not isinstance(environments, (list, tuple)):
         raise MergeInputError('the environment files must be a list, not %s' % type(environments).__name__)
     types = parse_parameter_types(parameter_types)
     merged: Dict[str, Any] = {PARAMETERS: {}, RESOURCE_REGISTRY: {}, PARAMETER_DEFAULTS: {}}
     fixed: Dict[str, str] = {}
     warnings: List[str] = []
-    for position, environment in enumerate(environments):
+    for position, environment in enumerate(reversed(environments)):     # in the order Heat merges them
         if environment is None:          # an empty file
             continue
         if not isinstance(environment, Mapping):
@@ -131,7 +146,7 @@ def merge_environments(environments: Sequence[Any], parameter_types: Any = None)
                                                     position, warnings)
             else:
                 merged[section] = _merge_section(merged.get(section), value, section, position, warnings)
-    return Merged(merged, warnings)
+    return MergeResult(merged, warnings=warnings)
 
 
 def _file_strategies(strategies: Any, position: int) -> Dict[str, str]:
@@ -141,9 +156,9 @@ def _file_strategies(strategies: Any, position: int) -> Dict[str, str]:
         raise MergeInputError('parameter_merge_strategies of %s must be a map, not %s'
                               % (_where(position), type(strategies).__name__))
     for name, strategy in strategies.items():
-        if strategy not in STRATEGIES:
-            raise StrategyError('unknown merge strategy %r for %r in parameter_merge_strategies of %s; '
-                                'valid strategies: %s' % (strategy, name, _where(position), ', '.join(STRATEGIES)))
+        if not isinstance(strategy, str) or strategy not in STRATEGIES:
+            raise StrategyError('unknown merge strategy %s for %r in parameter_merge_strategies of %s; valid '
+                                'strategies: %s' % (shown(strategy), name, _where(position), ', '.join(STRATEGIES)))
     return dict(strategies)
 
 
@@ -204,8 +219,8 @@ def _merge_parameter(name: str, old: Any, new: Any, strategy: str, ptype: Option
     else:
         for value in (old, new):
             if value is not None and not isinstance(value, str):
-                raise MergeInputError('%s is a string parameter; Heat cannot merge the %s %r into it'
-                                      % (where, type(value).__name__, value))
+                raise MergeInputError('%s is a string parameter; Heat cannot merge the %s %s into it'
+                                      % (where, type(value).__name__, shown(value)))
         rules = _STRING
     result = merge_layers([new, old], rules, name)
     warnings.extend('%s: %s' % (where, warning) for warning in result.warnings)
@@ -247,7 +262,7 @@ def _json(value: Any, where: str) -> Any:
         try:
             value = json.loads(value)
         except ValueError as exc:
-            raise MergeInputError('%s is a json parameter and its value is not valid JSON: %s' % (where, exc))
+            raise MergeInputError('%s is a json parameter and its value is not valid JSON: %s' % (where, exc)) from exc
     if value is not None and not isinstance(value, Mapping):
         raise MergeInputError('%s is a json parameter; its value must be a map, not %s' % (where, type(value).__name__))
     return value

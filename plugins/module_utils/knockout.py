@@ -12,7 +12,9 @@ copied into a result.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.identity import opaque_identity
 
 
 def is_marker(value: Any, prefix: Optional[str]) -> bool:
@@ -26,11 +28,13 @@ def unmark(value: str, prefix: str) -> str:
 def knockout_text(value: Any) -> Any:
     """What a marker's text is compared with: a number by its text (``--80`` knocks out 80 and '80').
 
-    Booleans stay apart: YAML's true is not 1.
+    Booleans stay apart: YAML's true is not 1.  An opaque value (a vault value) compares by its
+    identity, which no marker's text equals.
     """
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
-    return value
+    opaque = opaque_identity(value)
+    return value if opaque is None else opaque
 
 
 def item_pattern(item: Any, tuple_keys: Sequence[str], prefix: Optional[str]) -> Optional[Dict[str, Any]]:
@@ -69,13 +73,55 @@ class TupleKnockouts:
         values = tuple(self._freeze(knockout_text(pattern[key])) for key in keys)
         self._by_keys.setdefault(keys, set()).add(values)
 
-    def update(self, other: 'TupleKnockouts') -> None:
-        for keys, values in other._by_keys.items():
-            self._by_keys.setdefault(keys, set()).update(values)
-
     def matches(self, item: Any) -> bool:
         for keys, knocked in self._by_keys.items():
             if all(key in item for key in keys):
                 if tuple(self._freeze(knockout_text(item[key])) for key in keys) in knocked:
                     return True
         return False
+
+
+def folded_view(item: Any, fold: Callable[[Any], Any]) -> Dict[Any, Any]:
+    """The item keyed by folded keys, as a merged map reads it: of two keys that fold alike, the first
+    written with a value (not null) wins."""
+    view: Dict[Any, Any] = {}
+    for key, value in item.items():
+        folded = fold(key)
+        if view.get(folded) is None:
+            view[folded] = value
+    return view
+
+
+class ItemKnockouts:
+    """Hash-array items read as knockouts, layer by layer (most specific first).
+
+    ``fold``, given when keys are case-insensitive, is how keys compare; ``freeze`` how tuple values do.
+    """
+
+    def __init__(self, tuple_keys: Sequence[str], prefix: Optional[str], freeze: Callable[[Any], Any],
+                 fold: Optional[Callable[[Any], Any]] = None) -> None:
+        self.keys = tuple(fold(key) for key in tuple_keys) if fold else tuple(tuple_keys)
+        self._prefix = prefix
+        self._fold = fold
+        self._knocked = TupleKnockouts(freeze)
+        self._layer: List[Dict[str, Any]] = []
+
+    def view(self, item: Any) -> Any:
+        """The item as knockouts and tuples read it."""
+        return item if self._fold is None else folded_view(item, self._fold)
+
+    def is_marker(self, view: Any) -> bool:
+        """Whether the item is a knockout; its tuple is knocked out once the layer ends."""
+        pattern = item_pattern(view, self.keys, self._prefix)
+        if pattern is None:
+            return False
+        self._layer.append(pattern)
+        return True
+
+    def knocked_out(self, view: Any) -> bool:
+        return bool(self._knocked) and self._knocked.matches(view)
+
+    def end_layer(self) -> None:
+        for pattern in self._layer:
+            self._knocked.add(pattern)
+        self._layer = []

@@ -51,10 +51,6 @@ def check_level(template: str) -> None:
                              'evaluated' % (template, marker))
 
 
-def variables_in(template: str) -> Tuple[str, ...]:
-    return tuple(match.group(1) for match in _PLACEHOLDER.finditer(template))
-
-
 def expand(template: str, variables: Mapping, fetch: Optional[Callable[[Mapping, str], Any]] = None,
            case_insensitive: bool = False) -> Expansion:
     """Fill a level's placeholders from a node's variables.

@@ -18,22 +18,13 @@ from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
+from ansible_collections.strata.hier.plugins.module_utils.paths import join_path, split_path
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MOST_SPECIFIC, MergeStrategy, parse_strategy
+
+__all__ = ('MergeRules', 'DEFAULT_RULE', 'join_path', 'split_path')
 
 DEFAULT_RULE = 'default_lookup_options'
 Rule = Tuple[MergeStrategy, str]
-
-
-def join_path(path: Sequence[Any]) -> str:
-    return '/'.join(str(part) for part in path)
-
-
-def split_path(path: Any) -> Tuple[str, ...]:
-    """``a/b``, ``a\\b`` or a list of keys -> a tuple of keys."""
-    if isinstance(path, (list, tuple)):
-        return tuple(str(part) for part in path)
-    text = str(path).replace('\\', '/').strip('/')
-    return tuple(text.split('/')) if text else ()
 
 
 class MergeRules:
@@ -42,7 +33,7 @@ class MergeRules:
     def __init__(self, default: Any = MOST_SPECIFIC, lookup_options: Optional[Mapping] = None,
                  case_insensitive_keys: bool = False) -> None:
         self.case_insensitive_keys = case_insensitive_keys
-        self.default: Rule = (parse_strategy(default, DEFAULT_RULE), DEFAULT_RULE)
+        self.default: Rule = (self._parse(default, DEFAULT_RULE), DEFAULT_RULE)
         self._exact: Dict[str, Rule] = {}
         self._regexes: List[Tuple[Any, Rule]] = []
         self._cache: Dict[str, Optional[Rule]] = {}
@@ -59,7 +50,11 @@ class MergeRules:
     def _any_scalar_rule(self) -> bool:
         """Whether a rule merges scalars (merge_string, merge_scalar): only then do scalars in maps look up rules."""
         rules = list(self._exact.values()) + [rule for _regex, rule in self._regexes]
-        return any(not strategy.plain_scalars for strategy, _name in rules)
+        return any(strategy.merges_scalars for strategy, _name in rules)
+
+    def _parse(self, spec: Any, where: str) -> MergeStrategy:
+        """A rule's strategy, its mergers comparing keys as this configuration does."""
+        return parse_strategy(spec, where).folded(self.case_insensitive_keys)
 
     def fold(self, key: Any) -> Any:
         """The form under which a key is compared."""
@@ -69,13 +64,13 @@ class MergeRules:
 
     def _add(self, key: str, spec: Any) -> None:
         where = 'lookup_options %r' % key
-        rule = (parse_strategy(spec, where), key)
+        rule = (self._parse(spec, where), key)
         if key.startswith('^'):
             flags = re.IGNORECASE if self.case_insensitive_keys else 0
             try:
                 self._regexes.append((re.compile(key, flags), rule))
             except re.error as exc:
-                raise StrategyError('invalid regular expression in %s: %s' % (where, exc))
+                raise StrategyError('invalid regular expression in %s: %s' % (where, exc)) from exc
         else:
             self._exact[self.fold(join_path(split_path(key)))] = rule
 
@@ -104,7 +99,7 @@ class MergeRules:
         """A copy whose rule for ``path`` is ``spec`` (a lookup's ``merge`` option)."""
         clone = copy.copy(self)
         clone._exact = dict(self._exact)
-        clone._exact[self.fold(join_path(path))] = (parse_strategy(spec, name), name)
+        clone._exact[self.fold(join_path(path))] = (self._parse(spec, name), name)
         clone._cache = {}
         clone.has_rules = True
         clone.scalar_rules = clone._any_scalar_rule()

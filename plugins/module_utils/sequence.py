@@ -3,19 +3,20 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 """ACM sequence aggregation (CML's sequence-replace/-append/-prepend, list and set sequences,
-the primary-key option), translated into the merge core's settings.
+the primary-key option), translated into a strategy of the merge core's mergers.
 
-A mode, a kind and a primary key become one MergeStrategy:
+A mode, a kind and a primary key become one MergeStrategy (with settings of the mergers that no
+lookup_options rule can name):
 
 =================  ===========================================================================
 replace            arrays MostSpecific: the most specific scope's sequence, whole
-append / prepend   ``array_order`` specific_first / general_first
+append / prepend   the lists' order: the most specific scope's items first / last
 kind list          Sum: every element kept, duplicates too
 kind set           Unique for scalars; elements that are maps are matched and merged (DeepTuple)
                    by the primary key or, without one, by their scalar values
-                   (``match_items_by: scalar_values``), each at the place of its most
+                   (HashArrayMerger's ``match``), each at the place of its most
                    specific occurrence
-primary_key        DeepTuple with ``tuple_keys``: maps with the same key merge, in both kinds
+primary_key        DeepTuple with the key as tuple key: maps with the same key merge, in both kinds
 =================  ===========================================================================
 
 Nested sequences merge in the same mode and kind (the strategy is the default rule), maps
@@ -30,19 +31,23 @@ from typing import Any, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError, StrategyError
 from ansible_collections.strata.hier.plugins.module_utils.merging import MergeResult, merge_documents, merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
-from ansible_collections.strata.hier.plugins.module_utils.strategy import (
-    DEEP, DEEP_TUPLE, GENERAL_FIRST, MOST_SPECIFIC, SCALAR_VALUES, SPECIFIC_FIRST, SUM, TOGETHER, UNIQUE,
-    MergeStrategy, canonical_name, parse_strategy,
+from ansible_collections.strata.hier.plugins.module_utils.mergers.base import GENERAL_FIRST, SPECIFIC_FIRST, canonical_name
+from ansible_collections.strata.hier.plugins.module_utils.mergers.dispatch import TOGETHER, ByType
+from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import (
+    BY_SCALAR_VALUES, DEEP_TUPLE, HashArrayMerger,
 )
+from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import DEEP, MapMerger
+from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import SUM, UNIQUE, ScalarListMerger
+from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 
 REPLACE = 'replace'
 APPEND = 'append'
 PREPEND = 'prepend'
 MODES = (REPLACE, APPEND, PREPEND)
-LIST = 'list'
-SET = 'set'
-KINDS = (LIST, SET)
+LIST_KIND = 'list'
+SET_KIND = 'set'
+KINDS = (LIST_KIND, SET_KIND)
 _CML_PREFIX = 'sequence-'       # CML's tag names: sequence-append, ...
 
 
@@ -68,45 +73,44 @@ def parse_primary_key(primary_key: Any) -> Optional[Tuple[str, ...]]:
     raise StrategyError('primary_key must be an element name or a list of element names, not %r' % (primary_key,))
 
 
-def sequence_strategy(mode: Any = APPEND, kind: Any = LIST, primary_key: Any = None) -> MergeStrategy:
+def sequence_strategy(mode: Any = APPEND, kind: Any = LIST_KIND, primary_key: Any = None) -> MergeStrategy:
     """The merge core's strategy for an ACM sequence mode, kind and primary key."""
     mode = parse_mode(mode)
     kind = parse_kind(kind)
     keys = parse_primary_key(primary_key)
-    options: dict = {'knockout_prefix': None, 'list_kinds': TOGETHER}
-    spec: dict = {'merge_hash': DEEP, 'merge_options': options}
+    name = 'sequence %s %s' % (mode, kind)
     if mode == REPLACE:
-        spec['merge_basetype_array'] = spec['merge_hash_array'] = MOST_SPECIFIC
+        scalar_lists, hash_arrays = ScalarListMerger(), HashArrayMerger()
     else:
-        options['array_order'] = SPECIFIC_FIRST if mode == APPEND else GENERAL_FIRST
-        spec['merge_basetype_array'] = UNIQUE if kind == SET else SUM
+        order = SPECIFIC_FIRST if mode == APPEND else GENERAL_FIRST
+        scalar_lists = ScalarListMerger(UNIQUE if kind == SET_KIND else SUM, order=order)
         if keys:
-            spec['merge_hash_array'] = DEEP_TUPLE
-            options['tuple_keys'] = list(keys)
-        elif kind == SET:
-            spec['merge_hash_array'] = DEEP_TUPLE
-            options['match_items_by'] = SCALAR_VALUES
+            hash_arrays = HashArrayMerger(DEEP_TUPLE, tuple_keys=keys, order=order)
+        elif kind == SET_KIND:
+            hash_arrays = HashArrayMerger(DEEP_TUPLE, match=BY_SCALAR_VALUES, order=order)
         else:
-            spec['merge_hash_array'] = SUM
-    return parse_strategy(spec, 'sequence_merge')
+            hash_arrays = HashArrayMerger(SUM, order=order)
+    return MergeStrategy(name=name, maps=MapMerger(DEEP), scalar_lists=scalar_lists, hash_arrays=hash_arrays,
+                         dispatch=ByType(lists=TOGETHER))
 
 
-def merge_scopes(scopes: Sequence[Any], mode: Any = APPEND, kind: Any = LIST, primary_key: Any = None) -> MergeResult:
-    """Aggregate the values one sequence has in several scopes, least specific first (the filters' order).
+def merge_scopes(scopes: Sequence[Any], mode: Any = APPEND, kind: Any = LIST_KIND,
+                 primary_key: Any = None) -> MergeResult:
+    """Aggregate the values one sequence has in several scopes, most specific first.
 
     A scope is a list (the sequence), a map (a namespace holding sequences) or null (no value).
+    Messages count scopes from 0, least specific first (the filter's order).
     """
     if not isinstance(scopes, (list, tuple)):
-        raise MergeInputError('the scopes must be a list (least specific first), not %s' % type(scopes).__name__)
+        raise MergeInputError('the scopes must be a list, not %s' % type(scopes).__name__)
     if not scopes:
         raise MergeInputError('there is nothing to merge: the list of scopes is empty')
-    for position, scope in enumerate(scopes):
+    for position, scope in enumerate(reversed(scopes)):
         if scope is not None and not isinstance(scope, (Mapping, list, tuple)):
             raise MergeInputError('scope %d (counting from 0, least specific first) must be a list, a map or null, '
                                   'not %s' % (position, type(scope).__name__))
     rules = MergeRules(sequence_strategy(mode, kind, primary_key))
-    layers = list(scopes)[::-1]
-    present = [scope for scope in layers if scope is not None]
+    present = [scope for scope in scopes if scope is not None]
     if present and all(isinstance(scope, Mapping) for scope in present):
-        return merge_documents(layers, rules)
-    return merge_layers(layers, rules)
+        return merge_documents(scopes, rules)
+    return merge_layers(scopes, rules)

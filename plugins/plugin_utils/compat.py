@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from ansible.module_utils.common.text.converters import to_text
 from ansible.release import __version__ as ansible_version
 
+from ansible_collections.strata.hier.plugins.module_utils.identity import register_opaque
+
 try:  # ansible-core >= 2.19
     from ansible.template import trust_as_template as _trust_as_template
     from ansible.template import accept_args_markers, accept_lazy_markers  # pylint: disable=unused-import  # for filters
@@ -76,6 +78,11 @@ def vault_ciphertext(value):
     if DATA_TAGGING:
         return VaultHelper.get_ciphertext(value, with_tags=False)
     return to_text(value._ciphertext) if is_vault_value(value) else None
+
+
+# The merge core compares vault values (Unique items, tuple values, knockouts) by ciphertext: comparing
+# them as strings would decrypt them, which needs the password and exposes the secret.
+register_opaque(_VaultValue, vault_ciphertext)
 
 
 def plain(value, vault=None):

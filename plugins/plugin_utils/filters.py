@@ -6,12 +6,27 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, List, Sequence
 
 from ansible.errors import AnsibleFilterError
 from ansible.utils.display import Display
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+# Imported for its effect too: it teaches the core to compare vault values by ciphertext.
+from ansible_collections.strata.hier.plugins.plugin_utils import compat  # noqa: F401  # pylint: disable=unused-import
+
+
+def layers_from(filter_name: str, value: Any, others: Sequence[Any], what: str = 'layers') -> List[Any]:
+    """The layers of a filter call, most specific first, as the core takes them.
+
+    Filters follow combine's convention: the input and later arguments, or the input alone as a list,
+    least specific first.  ``what`` names the layers in the error for an input that is no list.
+    """
+    layers = [value] + list(others) if others else value
+    if not isinstance(layers, (list, tuple)):
+        raise AnsibleFilterError('%s: with no argument, the input must be a list of %s, not %s'
+                                 % (filter_name, what, type(layers).__name__))
+    return list(layers)[::-1]
 
 
 def call_core(filter_name: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

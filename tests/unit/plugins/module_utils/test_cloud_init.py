@@ -22,8 +22,13 @@ from ansible_collections.strata.hier.plugins.module_utils.cloud_init import (
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError, StrategyError
 
 
+def in_received_order(documents, merge_how=None):
+    """merge_cloud_configs on documents listed as cloud-init receives them (the core takes them most specific first)."""
+    return merge_cloud_configs(list(documents)[::-1], merge_how)
+
+
 def merged(*documents, merge_how=None):
-    return merge_cloud_configs(list(documents), merge_how)[0]
+    return in_received_order(documents, merge_how).value
 
 
 class TestCloudInitMergeSources:
@@ -204,7 +209,8 @@ class TestRealBehaviour:
         assert merged({'runcmd': ['bash1']}, second) == {'runcmd': ['bash1', 'bash2']}
 
     def test_a_spec_without_a_dict_merger_leaves_the_document_unmerged(self):
-        value, warnings = merge_cloud_configs([{'a': 1}, {'a': 2, 'b': 3, 'merge_how': 'list(append)+str()'}])
+        result = in_received_order([{'a': 1}, {'a': 2, 'b': 3, 'merge_how': 'list(append)+str()'}])
+        value, warnings = result.value, result.warnings
         assert value == {'a': 1} and 'no dict merger' in warnings[0] and 'document 1' in warnings[0]
         # even the first document merges into an empty configuration with its own mergers
         assert merged({'a': 1, 'merge_how': 'list(append)'}) == {}
@@ -254,7 +260,8 @@ class TestRealBehaviour:
             {'users': [{'name': 'a'}, 'default']}
 
     def test_type_mismatch(self):
-        value, warnings = merge_cloud_configs([{'a': {'x': 1}}, {'a': 'text', 'merge_how': 'dict(recurse_str)+str()'}])
+        result = in_received_order([{'a': {'x': 1}}, {'a': 'text', 'merge_how': 'dict(recurse_str)+str()'}])
+        value, warnings = result.value, result.warnings
         assert value == {'a': {'x': 1}} and "'a'" in warnings[0]
         assert merged({'a': {'x': 1}}, {'a': 'text'}) == {'a': 'text'}
 
@@ -296,9 +303,9 @@ class TestSpecs:
 
     def test_strategy_translation(self):
         strategy = strategy_for(parse_merge_how('dict(no_replace,recurse_list)+list(append)+str(append)'))
-        assert (strategy.merge_hash, strategy.merge_basetype_array, strategy.array_order) == \
+        assert (strategy.merge_hash, strategy.merge_basetype_array, strategy.scalar_lists.order) == \
             ('deep', 'Sum', 'general_first')
-        assert (strategy.merge_scalar, strategy.type_mismatch, strategy.merge_string) == \
+        assert (strategy.scalars.others, strategy.dispatch.winner, strategy.scalars.strings) == \
             ('LeastSpecific', 'LeastSpecific', 'LeastSpecific')
         assert strategy_for(parse_merge_how('dict(replace)')).merge_hash == 'hash'
         assert strategy_for(parse_merge_how('list()')) is None
@@ -333,7 +340,7 @@ class TestSpecs:
 ])
 def test_bad_documents(documents, words):
     with pytest.raises(MergeInputError) as error:
-        merge_cloud_configs(documents)
+        in_received_order(documents) if isinstance(documents, list) else merge_cloud_configs(documents)
     for word in words:
         assert word in str(error.value)
 

@@ -17,9 +17,13 @@ from unittest import mock
 
 from hypothesis import given, settings, strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils import kinds, merging
+from ansible_collections.strata.hier.plugins.module_utils import identity, kinds
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.mergers import maps
+from ansible_collections.strata.hier.plugins.module_utils.mergers.scalars import ScalarMerger
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_rules
 
 
 class _Forgetful(dict):
@@ -29,14 +33,21 @@ class _Forgetful(dict):
         pass
 
 
+def _never():
+    """A settled flag switched off: instances keep writing it, every read gives False."""
+    return property(lambda self: False, lambda self, settled: None)
+
+
 @contextlib.contextmanager
 def general_path(rules):
     """Every fast path of the engine off."""
     with contextlib.ExitStack() as stack:
-        stack.enter_context(mock.patch.object(merging, '_may_hold_markers', lambda keys, prefix: True))
-        stack.enter_context(mock.patch.object(merging, '_SCALAR_TYPES', frozenset()))
-        stack.enter_context(mock.patch.object(merging, '_is_whole', lambda strategy: False))
+        stack.enter_context(mock.patch.object(maps, 'may_hold_markers', lambda keys, prefix: True))
+        stack.enter_context(mock.patch.object(maps, '_SCALAR_TYPES', frozenset()))
+        stack.enter_context(mock.patch.object(MergeStrategy, 'is_whole', _never(), create=True))
+        stack.enter_context(mock.patch.object(ScalarMerger, 'trivial', _never(), create=True))
         stack.enter_context(mock.patch.object(kinds, '_FAMILY_BY_TYPE', _Forgetful()))
+        stack.enter_context(mock.patch.object(identity, '_BUILTIN_SCALARS', frozenset()))
         stack.enter_context(mock.patch.object(rules, 'scalar_rules', True))
         yield
 
@@ -89,7 +100,7 @@ LOOKUP_OPTIONS = st.dictionaries(st.one_of(PATHS, st.sampled_from(['^a/.*', '^b'
 
 
 def build_rules(default, lookup_options, case_insensitive):
-    return MergeRules(default, lookup_options, case_insensitive_keys=case_insensitive)
+    return extended_rules(default, lookup_options, case_insensitive_keys=case_insensitive)
 
 
 def outcome(function, values, rules, *args):
@@ -127,8 +138,7 @@ def test_general_path_is_really_taken():
     """The switches reach the engine: scalars in maps go through the family check and the scalar rule look-up."""
     rules = MergeRules('deep')
     layers = [{'a': {'x': 1}, 'b': 'text'}, {'a': {'y': 2}, 'b': 'other'}]
-    with mock.patch.object(merging._Engine, 'scalar_strategy', autospec=True,
-                           side_effect=merging._Engine.scalar_strategy) as scalar_strategy:
+    with mock.patch.object(maps.MapMerger, '_scalar_strategy', wraps=maps.MapMerger._scalar_strategy) as scalar_strategy:
         assert merge_layers(layers, rules).value == {'a': {'x': 1, 'y': 2}, 'b': 'text'}
         assert not scalar_strategy.called
         with general_path(rules):

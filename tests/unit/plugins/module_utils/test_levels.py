@@ -10,7 +10,7 @@ import re
 import pytest
 
 from ansible_collections.strata.hier.plugins.module_utils.levels import (
-    LevelError, check_level, expand, from_datum, split_level, variables_in,
+    LevelError, check_level, expand, from_datum, split_level,
 )
 
 NODE = {'Environment': 'Dev', 'NodeName': 'SRV01', 'Location': {'Site': 'FRA', 'Rack': 3}, 'Count': 2}
@@ -45,7 +45,7 @@ def test_non_scalar_variable_is_an_error():
 def test_datum_resolution_precedence():
     assert from_datum('AllNodes\\$($Node.Environment)\\$($Node.NodeName)') == 'AllNodes/%{Environment}/%{NodeName}'
     assert from_datum('Baselines\\Security') == 'Baselines/Security'
-    assert variables_in(from_datum('Roles\\$( $Node.Role )')) == ('Role',)
+    assert expand(from_datum('Roles\\$( $Node.Role )'), {'Role': 'Web'}).path == ('Roles', 'Web')
 
 
 @pytest.mark.parametrize('text, words', [

@@ -11,7 +11,8 @@ import copy
 import pytest
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
-from ansible_collections.strata.hier.plugins.module_utils.merging import MAX_DEPTH, copy_value, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, copy_value
+from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import looped, nested
 

@@ -2,7 +2,7 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The merge engine's settings beyond Datum (layers most specific first)."""
+"""The mergers' settings beyond Datum, which the dialects use (layers most specific first)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,14 @@ from hypothesis import given, settings, strategies as st
 
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import (
+    extended_rules, extended_strategy,
+)
 
 
 def rules(**spec):
     options = spec.pop('options', {})
-    return MergeRules(dict(spec, merge_options=options))
+    return extended_rules(dict(spec, merge_options=options))
 
 
 def merged(*layers, rules=MergeRules('deep'), path=()):  # pylint: disable=redefined-outer-name
@@ -54,8 +57,8 @@ class TestOrder:
         assert list(merged({'n': 1, 'a': 1}, {'a': 2, 'g': 2})) == ['n', 'a', 'g']
 
     def test_key_order_with_case_insensitive_keys_keeps_the_most_specific_spelling(self):
-        r = MergeRules({'merge_hash': 'deep', 'merge_options': {'key_order': 'general_first'}},
-                       case_insensitive_keys=True)
+        r = extended_rules({'merge_hash': 'deep', 'merge_options': {'key_order': 'general_first'}},
+                           case_insensitive_keys=True)
         result = merged({'N': 1, 'A': 1}, {'a': 2, 'g': 2, '--n': None}, rules=r)
         assert list(result.items()) == [('A', 1), ('g', 2), ('N', 1)]
 
@@ -86,11 +89,11 @@ class TestScalars:
         assert result == 'ng' and isinstance(result, Marked)
 
     def test_a_rule_on_a_nested_scalar_applies(self):
-        r = MergeRules('deep', {'motd/text': {'merge_string': 'Join', 'merge_options': {'string_separator': '\n'}}})
+        r = extended_rules('deep', {'motd/text': {'merge_string': 'Join', 'merge_options': {'string_separator': '\n'}}})
         assert merged({'motd': {'text': 'node', 'x': 1}}, {'motd': {'text': 'global', 'x': 2}}, rules=r) == \
             {'motd': {'text': 'node\nglobal', 'x': 1}}
         documents = merge_documents([{'banner': 'b', 'other': 'o'}, {'banner': 'a', 'other': 'p'}],
-                                    MergeRules('deep', {'banner': {'merge_string': 'Join'}}))
+                                    extended_rules('deep', {'banner': {'merge_string': 'Join'}}))
         assert documents.value == {'banner': 'ba', 'other': 'o'}
 
     def test_sources_follow_the_scalar_mode(self):
@@ -238,7 +241,7 @@ def walk(value):
 @given(st.lists(TREES, min_size=1, max_size=4), NEW_SETTINGS)
 def test_new_settings_never_mutate_or_share_inputs(values, spec):
     before = copy.deepcopy(values)
-    result = merge_layers(values, MergeRules(spec)).value
+    result = merge_layers(values, MergeRules(extended_strategy(spec))).value
     assert values == before
     for node in walk(result):
         if isinstance(node, (dict, list)):

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 
 from hypothesis import assume, given, settings, strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils.merging import freeze, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.identity import freeze
+from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 
 PREFIX = '--'

@@ -31,7 +31,8 @@ def hosts_file(hosts):
 
 
 def aggregate(*scopes, **options):
-    return merge_scopes(list(scopes), **options).value
+    """merge_scopes on scopes listed least specific first (the core takes them most specific first)."""
+    return merge_scopes(list(scopes)[::-1], **options).value
 
 
 class TestSeedScalarSets:
@@ -136,7 +137,7 @@ class TestSemantics:
     def test_cml_tag_names_and_case(self):
         assert aggregate(['c'], ['a'], mode='sequence-prepend', kind='SET') == ['c', 'a']
 
-    def test_strategy_is_usable_in_lookup_options(self):
+    def test_strategy_describes_itself(self):
         strategy = sequence_strategy('prepend', 'set', 'ip')
         described = strategy.describe()
         assert described['merge_hash_array'] == 'DeepTuple'
@@ -153,6 +154,8 @@ class TestSemantics:
     (([],), {}, MergeInputError, ['nothing to merge']),
 ])
 def test_errors(args, kwargs, error, words):
+    if isinstance(args[0], list):
+        args = (args[0][::-1],) + args[1:]      # scopes listed least specific first, as the messages count them
     with pytest.raises(error) as raised:
         merge_scopes(*args, **kwargs)
     for word in words:

@@ -1,0 +1,128 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What every merger shares.
+
+A merger merges the values of one kind (maps, base-type arrays, ...) that several layers hold at
+one key path, most specific first.  It is built once, from its mode (the sub-strategy, such as
+``deep`` or ``Unique``) and its settings, which it validates and settles there (which layers it
+takes, its knockout prefix, whether keys fold their case...), so merging tests nothing twice.
+``merge(run, path, values, strategy, depth)`` gets the running merge (rules, warnings, work budget),
+the key path, the values, the strategy the merger belongs to (for the strategies of nested values)
+and the nesting depth.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
+from ansible_collections.strata.hier.plugins.module_utils.identity import shown
+
+MOST_SPECIFIC = 'MostSpecific'
+LEAST_SPECIFIC = 'LeastSpecific'      # the least specific value, whole ("the existing value wins")
+WHOLE_MODES = (MOST_SPECIFIC, LEAST_SPECIFIC)
+SPECIFIC_FIRST = 'specific_first'
+GENERAL_FIRST = 'general_first'
+ORDERS = (SPECIFIC_FIRST, GENERAL_FIRST)
+DEFAULT_TUPLE_KEYS = ('Name', 'Version')   # Datum's deep preset
+
+_TAKES = {MOST_SPECIFIC: slice(0, 1), LEAST_SPECIFIC: slice(-1, None)}
+_ALL = slice(None)
+
+
+def canonical_name(name: Any, valid: Sequence[str], what: str, where: str = '') -> str:
+    """Names match case-insensitively (Datum uses PowerShell's -match); return the canonical spelling.
+
+    An unknown name is a StrategyError naming ``what`` it should be and listing the valid names.
+    """
+    if isinstance(name, str):
+        for candidate in valid:
+            if candidate.lower() == name.strip().lower():
+                return candidate
+    raise StrategyError('unknown %s %s%s; valid names: %s' % (what, shown(name), for_where(where), ', '.join(valid)))
+
+
+def for_where(where: str) -> str:
+    return ' for %s' % where if where else ''
+
+
+def fold_text(value: Any) -> Any:
+    """How text compares when keys are case-insensitive."""
+    return value.casefold() if isinstance(value, str) else value
+
+
+def general_first(items: List[Any], starts: List[int]) -> List[Any]:
+    """Reorder results built layer by layer, most specific first, so the least specific layer's come first.
+
+    ``starts[i]`` is where layer i's contribution begins; each layer keeps its own order.
+    """
+    bounds = starts + [len(items)]
+    result: List[Any] = []
+    for layer in range(len(starts) - 1, -1, -1):
+        result.extend(items[bounds[layer]:bounds[layer + 1]])
+    return result
+
+
+@dataclass(frozen=True)
+class Merger:
+    """A merger with a mode; subclasses add their settings as fields and their work as ``merge``."""
+
+    SETTING: ClassVar[str] = ''
+    """The strategy key naming the mode (``merge_hash``...), in messages and ``describe()``."""
+    MODES: ClassVar[Tuple[str, ...]] = (MOST_SPECIFIC,)
+    PUBLIC_MODES: ClassVar[Tuple[str, ...]] = (MOST_SPECIFIC,)
+    """The modes a lookup_options rule may name; the others are for the dialects."""
+    OPTIONS: ClassVar[Dict[str, str]] = {}
+    """Fields shown by describe() as merge options when they differ from their default: field -> option."""
+
+    mode: str = MOST_SPECIFIC
+    knockout_prefix: Optional[str] = None
+    takes: slice = field(init=False, repr=False, compare=False)
+    """The layers merged: the most specific, the least specific, or all."""
+
+    def __post_init__(self) -> None:
+        self._set('mode', canonical_name(self.mode, self.MODES, self.SETTING))
+        self._set('takes', _TAKES.get(self.mode, _ALL))
+        self._settle()
+
+    def _settle(self) -> None:
+        """Validate the settings and settle what merging reads (subclasses)."""
+
+    def _set(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+
+    @property
+    def takes_one(self) -> bool:
+        return self.takes is not _ALL
+
+    def sources(self, indexes: List[int], value: Any = None) -> List[int]:
+        """The layers (of ``indexes``, most specific first) whose values are in the result."""
+        return list(indexes[self.takes])
+
+    def with_settings(self, **settings: Any) -> 'Merger':
+        """The merger with the settings it has among ``settings`` changed (others are ignored)."""
+        names = {item.name for item in fields(self) if item.init}
+        changes = {name: value for name, value in settings.items() if name in names and getattr(self, name) != value}
+        return replace(self, **changes) if changes else self
+
+    def whole(self) -> 'Merger':
+        """The merger that takes the most specific value whole (still dropping markers of its prefix)."""
+        return self.with_settings(mode=MOST_SPECIFIC)
+
+    def describe(self) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """The strategy keys and merge options this merger stands for (options only when not the default)."""
+        defaults = {item.name: item.default for item in fields(self)}
+        options = {option: _shown(getattr(self, name)) for name, option in self.OPTIONS.items()
+                   if getattr(self, name) != defaults[name]}
+        return {self.SETTING: self.mode}, options
+
+    def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int) -> Any:
+        raise NotImplementedError
+
+
+def _shown(value: Any) -> Any:
+    describe = getattr(value, 'describe', None)
+    return describe() if describe is not None else value

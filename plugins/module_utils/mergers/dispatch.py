@@ -1,0 +1,109 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Which merger gets a key path's values: the engine's dispatch.
+
+The most specific value's type decides (Datum): maps go to the map merger, scalars to the scalar
+merger, lists to the hash-array merger when the most specific non-empty list holds only maps, else
+to the base-type array merger.  Values of another type are dropped with a warning (a null dropped,
+or a null winning, is no mismatch).
+
+For the dialects: the least specific value's type decides (cloud-init's mergers dispatch on the
+existing value), and lists of maps and of scalars may merge together as one list (cloud-init, ACM):
+by the hash-array merger when every item is a map, else by the base-type array merger.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, List, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.kinds import (
+    EMPTY_LIST, LIST, MAP, MAP_LIST, family_of, list_kind,
+)
+from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
+from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
+    LEAST_SPECIFIC, MOST_SPECIFIC, canonical_name,
+)
+from ansible_collections.strata.hier.plugins.module_utils.paths import join_path
+
+SEPARATE = 'separate'
+TOGETHER = 'together'
+LIST_KINDS = (SEPARATE, TOGETHER)
+MISMATCH_MODES = (MOST_SPECIFIC, LEAST_SPECIFIC)
+
+
+@dataclass(frozen=True)
+class ByType:
+    """Dispatch by the type of the winning value: the most specific one's, or with ``winner``
+    LeastSpecific the least specific one's."""
+
+    winner: str = MOST_SPECIFIC
+    lists: str = SEPARATE
+    index: int = field(init=False, repr=False, compare=False)
+    """Where the winning value is among values listed most specific first."""
+    least: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, 'winner', canonical_name(self.winner, MISMATCH_MODES,
+                                                          'merge option type_mismatch value'))
+        object.__setattr__(self, 'lists', canonical_name(self.lists, LIST_KINDS, 'merge option list_kinds value'))
+        object.__setattr__(self, 'least', self.winner == LEAST_SPECIFIC)
+        object.__setattr__(self, 'index', -1 if self.least else 0)
+
+    def describe(self) -> Tuple[dict, dict]:
+        options = {}
+        if self.least:
+            options['type_mismatch'] = self.winner
+        if self.lists != SEPARATE:
+            options['list_kinds'] = self.lists
+        return {}, options
+
+    def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int,
+              family: Any = None) -> Any:
+        if family is None:
+            family = family_of(values[self.index])
+        if len(values) > 1:
+            values = self.same_family(run, path, values, family)
+        if family is MAP:
+            return strategy.maps.merge(run, path, values, strategy, depth)
+        if family is LIST:
+            return self.merge_lists(run, path, values, strategy, depth)
+        return strategy.scalars.merge(values)
+
+    def winning_family(self, run: Any, path: Tuple[Any, ...], values: List[Any]) -> Tuple[str, List[Any]]:
+        family = family_of(values[self.index])
+        return family, self.same_family(run, path, values, family)
+
+    def same_family(self, run: Any, path: Tuple[Any, ...], values: List[Any], family: str) -> List[Any]:
+        """The values of the winning value's family; warn when others were dropped, unless the
+        winner or every dropped value is a null (nulls as values)."""
+        for value in values:
+            if family_of(value) is not family:
+                kept = [value for value in values if family_of(value) is family]
+                dropped = [value for value in values if family_of(value) is not family]
+                if values[self.index] is not None and any(value is not None for value in dropped):
+                    run.warn_mismatch(path, family, self.least)
+                return kept
+        return values
+
+    def merge_lists(self, run: Any, path: Tuple[Any, ...], lists: List[Any], strategy: Any, depth: int) -> list:
+        if depth > MAX_DEPTH:
+            raise too_deep(path)
+        if self.lists == TOGETHER:
+            kinds = {list_kind([items]) for items in lists}
+            kinds.discard(EMPTY_LIST)
+            if not kinds:
+                return []
+            merger = strategy.hash_arrays if kinds == {MAP_LIST} else strategy.scalar_lists
+            return merger.merge(run, path, lists, strategy, depth)
+        kind = list_kind(lists[::-1] if self.least else lists)
+        if kind == EMPTY_LIST:
+            return []
+        same = [items for items in lists if list_kind([items]) in (kind, EMPTY_LIST)]
+        if len(same) != len(lists):
+            run.warnings.append('type mismatch at %r: lists of maps and lists of scalars do not merge; the %s '
+                                'specific kind was kept' % (join_path(path), 'least' if self.least else 'most'))
+        merger = strategy.hash_arrays if kind == MAP_LIST else strategy.scalar_lists
+        return merger.merge(run, path, same, strategy, depth)

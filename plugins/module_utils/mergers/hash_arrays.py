@@ -1,0 +1,143 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Hash arrays (non-empty lists whose items are all maps): ``MostSpecific``, ``Sum``, ``UniqueKeyValTuples``
+(one item per tuple, the most specific one whole), ``DeepTuple`` (the items of one tuple merged key by key,
+recursively, whatever merge_hash says).
+
+Items are matched by the values of their tuple keys, hashed, so merging is linear in the number of items.
+Order: the most specific layer's items first, then the items of less specific layers whose tuple was not
+seen yet.  An item without any of the tuple keys is kept as it is, unmatched; a missing tuple key counts
+as a value of its own.  With case-insensitive keys, tuple keys and tuple values compare case-insensitively.
+
+For the dialects: ``LeastSpecific`` (the least specific array, whole), matching by all scalar values
+(``match_items_by: scalar_values``: ACM's sets without a primary key), and the least specific layer's
+items first (``array_order: general_first``; a matched item stays where its most specific occurrence is).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
+from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
+from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
+    DEFAULT_TUPLE_KEYS, GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger,
+    canonical_name, fold_text, general_first,
+)
+from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import SUM
+
+UNIQUE_KEY_VAL_TUPLES = 'UniqueKeyValTuples'
+DEEP_TUPLE = 'DeepTuple'
+TUPLE_MODES = (UNIQUE_KEY_VAL_TUPLES, DEEP_TUPLE)
+BY_TUPLE_KEYS = 'tuple_keys'
+BY_SCALAR_VALUES = 'scalar_values'
+MATCH_MODES = (BY_TUPLE_KEYS, BY_SCALAR_VALUES)
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class HashArrayMerger(Merger):
+    """Lists of maps."""
+
+    SETTING = 'merge_hash_array'
+    MODES = (MOST_SPECIFIC, SUM, UNIQUE_KEY_VAL_TUPLES, DEEP_TUPLE, LEAST_SPECIFIC)
+    PUBLIC_MODES = (MOST_SPECIFIC, SUM, UNIQUE_KEY_VAL_TUPLES, DEEP_TUPLE)
+    OPTIONS = {'order': 'array_order', 'match': 'match_items_by'}
+
+    tuple_keys: Tuple[str, ...] = DEFAULT_TUPLE_KEYS
+    match: str = BY_TUPLE_KEYS
+    order: str = SPECIFIC_FIRST
+    fold: bool = False
+
+    def _settle(self) -> None:
+        self._set('match', canonical_name(self.match, MATCH_MODES, 'merge option match_items_by value'))
+        self._set('order', canonical_name(self.order, ORDERS, 'merge option array_order value'))
+        if self.mode in TUPLE_MODES and not self.tuple_keys and self.match == BY_TUPLE_KEYS:
+            raise StrategyError('merge_hash_array %s needs merge_options.tuple_keys' % self.mode)
+
+    def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int) -> list:
+        if depth > MAX_DEPTH:
+            raise too_deep(path)
+        items_strategy = strategy.deep_items if self.mode == DEEP_TUPLE else strategy.whole
+        maps = items_strategy.maps
+        result = [maps.merge(run, path, group[:1] if maps.takes_one else group, items_strategy, depth + 1)
+                  for group in self.groups(run, values[self.takes])]
+        run.budget.spend(len(result), path)
+        return result
+
+    def groups(self, run: Any, lists: Sequence[Sequence[Any]]) -> List[List[Any]]:
+        """Group the items of several hash arrays (most specific first) into result items.
+
+        Each group lists the items, most specific first, that make one item of the result;
+        knocked-out items and knockout markers are left out.
+        """
+        knockouts = run.item_knockouts(self)
+        identify = self._identifier(run, knockouts.keys)
+        groups: Dict[Any, List[Any]] = {}
+        ordered: List[List[Any]] = []
+        starts: List[int] = []
+        for items in lists:
+            starts.append(len(ordered))
+            for item in items:
+                view = knockouts.view(item)
+                if knockouts.is_marker(view) or knockouts.knocked_out(view):
+                    continue
+                identity = identify(item, view)
+                if identity is None:
+                    ordered.append([item])
+                elif identity in groups:
+                    groups[identity].append(item)
+                else:
+                    groups[identity] = group = [item]
+                    ordered.append(group)
+            knockouts.end_layer()
+        if self.order == GENERAL_FIRST and len(starts) > 1:
+            return general_first(ordered, starts)
+        return ordered
+
+    def _identifier(self, run: Any, keys: Tuple[Any, ...]) -> Callable[[Any, Any], Any]:
+        """How an item is identified: (item, its view) -> a hashable identity, or None (unmatched)."""
+        if self.mode not in TUPLE_MODES:
+            return _unmatched
+        freeze = run.tuple_freezer(self.fold)
+        if self.match == BY_SCALAR_VALUES:
+            fold = fold_text if self.fold else _same
+            return lambda item, view: scalar_identity(item, freeze, fold)
+        return lambda item, view: item_tuple(view, keys, freeze)
+
+
+def _unmatched(item: Any, view: Any) -> None:
+    return None
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def item_tuple(item: Any, keys: Sequence[str], freeze: Callable[[Any], Any]) -> Optional[Tuple[Any, ...]]:
+    """The hashable identity of an item, or None when it holds none of the tuple keys.
+
+    A key the item lacks counts as a value of its own, so (Name=x) and
+    (Name=x, Version=null) are different tuples, as they read.
+    """
+    values = tuple(freeze(item[key]) if key in item else _MISSING for key in keys)
+    return None if all(value is _MISSING for value in values) else values
+
+
+def scalar_identity(item: Any, freeze: Callable[[Any], Any],
+                    fold: Callable[[Any], Any]) -> Optional[Tuple[Any, ...]]:
+    """An item's identity from its values: all its (non-null) scalar values with their keys, or
+    when it holds none, the values of its first list; None when it holds neither (kept unmatched).
+    """
+    scalars = frozenset((fold(key), freeze(value)) for key, value in item.items()
+                        if value is not None and family_of(value) is SCALAR)
+    if scalars:
+        return ('scalars', scalars)
+    for value in item.values():
+        if family_of(value) is LIST:
+            return ('sequence', freeze(value))
+    return None

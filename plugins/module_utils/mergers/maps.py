@@ -1,0 +1,261 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Maps (Datum's Hashtable): ``MostSpecific`` takes the most specific map, ``hash`` merges its top keys
+(each value the most specific one, whole), ``deep`` merges recursively.
+
+Which strategy applies below the merged path (SPEC, kept from Datum):
+- a key with its own rule (lookup_options) merges by that rule;
+- under ``deep``, a nested map without a rule inherits its parent's strategy and a nested list uses the
+  default; hash-array items are maps of the array's path;
+- under ``hash`` and ``MostSpecific``, a key without a rule is taken whole from the most specific layer.
+Scalars in a map merge by the map's strategy, or by their own rule when a rule merges scalars.
+
+For the dialects: ``LeastSpecific`` (the least specific map, whole), nulls as values or as deletions of
+less specific keys (cloud-init's dict merger), and the least specific map's keys first (``key_order``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCALAR
+from ansible_collections.strata.hier.plugins.module_utils.knockout import knockout_text
+from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
+from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
+    GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger, canonical_name,
+)
+
+HASH = 'hash'
+DEEP = 'deep'
+NULL_MISSING = 'not_found'      # Datum: found means not null
+NULL_VALUE = 'value'
+NULL_DELETES = 'delete'         # a null removes the key from less specific maps (cloud-init's allow_delete)
+NULL_MODES = (NULL_MISSING, NULL_VALUE, NULL_DELETES)
+
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+_ABSENT = object()
+
+
+@dataclass(frozen=True)
+class MapMerger(Merger):
+    """Maps merged key by key."""
+
+    SETTING = 'merge_hash'
+    MODES = (MOST_SPECIFIC, HASH, DEEP, LEAST_SPECIFIC)
+    PUBLIC_MODES = (MOST_SPECIFIC, HASH, DEEP)
+    OPTIONS = {'nulls': 'null_values', 'key_order': 'key_order'}
+
+    nulls: str = NULL_MISSING
+    """A null in a map is not found (Datum), a value like any other, or deletes the key from less specific maps."""
+    key_order: str = SPECIFIC_FIRST
+    """Merged maps list the most specific map's keys first, or the least specific map's."""
+    fold: bool = False
+    """Keys compare case-insensitively."""
+    recurses: bool = field(init=False, repr=False, compare=False)
+
+    def _settle(self) -> None:
+        self._set('nulls', canonical_name(self.nulls, NULL_MODES, 'merge option null_values value'))
+        self._set('key_order', canonical_name(self.key_order, ORDERS, 'merge option key_order value'))
+        self._set('recurses', self.mode == DEEP)
+
+    def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int,
+              layers: Optional[List[int]] = None, documents: bool = False) -> dict:
+        """Merge maps key by key; with ``layers`` (their layer indexes) also record each key's sources in
+        ``run.sources``.  ``documents``: the maps are whole documents, each key merging by its own rule."""
+        if depth > MAX_DEPTH:
+            raise too_deep(path)
+        maps = values[self.takes]
+        if layers is not None:
+            layers = layers[self.takes]
+        entries, spelled, supplied = self.collect(maps, layers is not None)
+        trivial = strategy.scalars.trivial and not run.rules.scalar_rules
+        result = {}
+        for folded, found in entries.items():
+            key = folded if spelled is None else spelled[folded]
+            if not found:
+                result[key] = None
+                continue
+            if trivial and _SCALAR_TYPES.issuperset(map(type, found)):     # the hot path: plain scalars
+                result[key] = found[0]
+                child = strategy
+            else:
+                result[key], child, found = self._merge_key(run, path + (key,), found, strategy, depth, documents)
+            if supplied is not None:
+                run.sources[key] = child.sources(found[0], [layers[index] for index in supplied[folded]])
+        run.budget.spend(len(result), path)
+        if self.key_order == GENERAL_FIRST and len(maps) > 1:
+            return self._keys_general_first(result, maps, spelled)
+        return result
+
+    def _merge_key(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int,
+                   documents: bool) -> Tuple[Any, Any, List[Any]]:
+        """One key's values merged: (the value, the strategy that merged it, the values it merged)."""
+        if _SCALAR_TYPES.issuperset(map(type, values)):
+            family = SCALAR
+        else:
+            family, values = strategy.dispatch.winning_family(run, path, values)
+        if family is SCALAR:
+            child = self._scalar_strategy(run, path, strategy, documents)
+            return child.scalars.merge(values), child, values
+        child = run.rules.resolve(path)[0] if documents else self._child_strategy(run, path, family, strategy)
+        whole = child.is_whole and (family is not LIST or len(values) == 1)     # lists: check their kinds
+        return run.merge(path, values[:1] if whole else values, child, depth + 1, family), child, values
+
+    @staticmethod
+    def _scalar_strategy(run: Any, path: Tuple[Any, ...], parent: Any, documents: bool) -> Any:
+        """A scalar merges by its own rule when that rule merges scalars, else by its map's strategy;
+        a document's key by its own rule or the default, as its lookup would."""
+        rules = run.rules
+        if documents:
+            rule = rules.explicit(path)
+            return rules.default[0] if rule is None else rule[0]
+        if rules.scalar_rules:      # else no rule merges scalars: the look-up is not needed
+            rule = rules.explicit(path)
+            if rule is not None and rule[0].merges_scalars:
+                return rule[0]
+        return parent
+
+    def _child_strategy(self, run: Any, path: Tuple[Any, ...], family: str, parent: Any) -> Any:
+        rule = run.rules.explicit(path)
+        if rule is not None:
+            return rule[0]
+        if not self.recurses:
+            return parent.whole
+        if family is LIST:
+            return run.rules.default[0]
+        return parent
+
+    def collect(self, maps: Sequence[Mapping], track: bool) -> tuple:
+        """Per key (folded when keys are case-insensitive): the values, most specific first.
+
+        Also returns the key as most specifically written (case-insensitive keys only) and, when
+        ``track``, the indexes of the maps that supplied each key.
+        """
+        if not (track or self.fold) and self.nulls == NULL_MISSING:
+            entries = plain_collect(maps)
+            if not may_hold_markers(entries, self.knockout_prefix):
+                return entries, None, None
+        collected = _Collected(self, track)
+        for index, mapping in enumerate(maps):
+            collected.add(index, mapping)
+        collected.drop_removed()
+        return collected.entries, collected.spelled, collected.supplied
+
+    def fold_key(self, key: Any) -> Any:
+        return key.casefold() if self.fold and isinstance(key, str) else key
+
+    def _keys_general_first(self, result: dict, maps: Sequence[Mapping], spelled: Optional[Dict[Any, Any]]) -> dict:
+        """The merged map with the least specific map's keys first (key_order: general_first)."""
+        ordered = {}
+        for mapping in reversed(maps):
+            for key in mapping:
+                if spelled is not None:
+                    key = spelled.get(self.fold_key(key), _ABSENT)
+                if key in result and key not in ordered:
+                    ordered[key] = result[key]
+        return ordered
+
+
+class _Collected:
+    """The keys of maps (most specific first) with their values, knockouts and null deletions applied.
+
+    A null is no value (not_found), a value (value), or removes the key from less specific maps
+    (delete); a deleting null that finds nothing to delete is a value.
+    """
+
+    def __init__(self, merger: MapMerger, track: bool) -> None:
+        self.merger = merger
+        self.entries: Dict[Any, List[Any]] = {}
+        self.spelled: Optional[Dict[Any, Any]] = {} if merger.fold else None
+        self.supplied: Optional[Dict[Any, List[int]]] = {} if track else None
+        self.knocked: set = set()
+        self.deleted: set = set()        # keys a null removed from less specific maps (nulls: delete)
+        self.removed: set = set()        # ... which a less specific map did hold
+
+    def add(self, index: int, mapping: Mapping) -> None:
+        merger = self.merger
+        prefix = merger.knockout_prefix
+        keep_null = merger.nulls != NULL_MISSING
+        knocks, deletes = [], []
+        for key, value in mapping.items():
+            if prefix is not None and isinstance(key, str) and key.startswith(prefix):
+                knocks.append(merger.fold_key(key[len(prefix):]))
+                continue
+            folded = merger.fold_key(key)
+            if self._skips(folded):
+                continue
+            if value is not None or keep_null:
+                self._append(folded, key, value, index)
+                if value is None and merger.nulls == NULL_DELETES:
+                    deletes.append(folded)      # the last value of this key: nothing less specific is added
+            else:
+                self._values_of(folded, key)
+        self.knocked.update(knocks)
+        self.deleted.update(deletes)
+
+    def _skips(self, folded: Any) -> bool:
+        """A knocked-out key, or one a more specific null deleted (that null is dropped: it deleted something)."""
+        if self.knocked and knockout_text(folded) in self.knocked:
+            return True
+        if self.deleted and folded in self.deleted:
+            if folded not in self.removed:
+                self.removed.add(folded)
+                self.entries[folded].pop()
+                if self.supplied is not None:
+                    self.supplied[folded].pop()
+            return True
+        return False
+
+    def _values_of(self, folded: Any, key: Any) -> List[Any]:
+        values = self.entries.get(folded)
+        if values is None:
+            self.entries[folded] = values = []
+            if self.spelled is not None:
+                self.spelled[folded] = key
+            if self.supplied is not None:
+                self.supplied[folded] = []
+        return values
+
+    def _append(self, folded: Any, key: Any, value: Any, index: int) -> None:
+        self._values_of(folded, key).append(value)
+        if self.supplied is not None:
+            self.supplied[folded].append(index)
+
+    def drop_removed(self) -> None:
+        for folded in self.removed:
+            if not self.entries[folded]:
+                del self.entries[folded]
+                if self.spelled is not None:
+                    del self.spelled[folded]
+                if self.supplied is not None:
+                    del self.supplied[folded]
+
+
+def may_hold_markers(keys: Mapping, prefix: Optional[str]) -> bool:
+    """Whether any key may start with the knockout prefix.
+
+    The merge's hot path: joining text keys and searching the result runs in C;
+    a non-text key or a false alarm only sends the maps down the general path.
+    """
+    if prefix is None or not keys:
+        return False
+    try:
+        return ('\n' + '\n'.join(keys)).find('\n' + prefix) >= 0
+    except TypeError:
+        return True
+
+
+def plain_collect(maps: Sequence[Mapping]) -> Dict[Any, List[Any]]:
+    """collect without knockout, case folding, null handling or tracking."""
+    entries: Dict[Any, List[Any]] = {key: [] if value is None else [value] for key, value in maps[0].items()}
+    for mapping in maps[1:]:
+        for key, value in mapping.items():
+            if key in entries:
+                if value is not None:
+                    entries[key].append(value)
+            else:
+                entries[key] = [] if value is None else [value]
+    return entries

@@ -1,0 +1,112 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Base-type arrays (lists holding at least one item that is not a map): ``MostSpecific``, ``Unique``
+(the union without duplicates), ``Sum`` (concatenated).
+
+The most specific layer's items come first.  An item ``--item`` removes ``item`` from less specific
+layers; a map item whose tuple-key value carries the prefix removes the map items with that tuple,
+as in hash arrays.  Items compare case-sensitively (Datum's ``Select-Object -Unique``).
+
+For the dialects: ``LeastSpecific`` (the least specific list, whole) and the least specific layer's
+items first (``array_order: general_first``; an item Unique matched stays where its most specific
+occurrence is).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, List, Optional, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.knockout import ItemKnockouts, knockout_text
+from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
+from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
+    DEFAULT_TUPLE_KEYS, GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger,
+    canonical_name, general_first,
+)
+
+UNIQUE = 'Unique'
+SUM = 'Sum'
+
+
+@dataclass(frozen=True)
+class ScalarListMerger(Merger):
+    """Lists of scalars (and of scalars mixed with other items)."""
+
+    SETTING = 'merge_basetype_array'
+    MODES = (MOST_SPECIFIC, UNIQUE, SUM, LEAST_SPECIFIC)
+    PUBLIC_MODES = (MOST_SPECIFIC, UNIQUE, SUM)
+    OPTIONS = {'order': 'array_order'}
+
+    order: str = SPECIFIC_FIRST
+    tuple_keys: Tuple[str, ...] = DEFAULT_TUPLE_KEYS
+    """For the map items of a mixed list: which keys make a knockout."""
+    fold: bool = False
+
+    def _settle(self) -> None:
+        self._set('order', canonical_name(self.order, ORDERS, 'merge option array_order value'))
+
+    def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int) -> list:
+        if depth > MAX_DEPTH:
+            raise too_deep(path)
+        picker = _Picker(self, run)
+        result: List[Any] = []
+        starts: List[int] = []
+        for items in values[self.takes]:
+            starts.append(len(result))
+            for item in items:
+                if picker.keeps(item):
+                    if family_of(item) is not SCALAR:     # a list mixing scalars and containers
+                        item = run.merge(path, [item], strategy.whole, depth + 1)
+                    result.append(item)
+            picker.end_layer()
+        run.budget.spend(len(result), path)
+        if self.order == GENERAL_FIRST and len(starts) > 1:
+            return general_first(result, starts)
+        return result
+
+
+class _Picker:
+    """Which items of the layers, most specific first, a merged list keeps: not markers, not knocked
+    out by a more specific layer, and with Unique not seen before."""
+
+    def __init__(self, merger: ScalarListMerger, run: Any) -> None:
+        self.merger = merger
+        self.run = run
+        self.prefix = merger.knockout_prefix
+        self.seen: Optional[set] = set() if merger.mode == UNIQUE else None
+        self.knocked: set = set()
+        self.layer: List[Any] = []
+        self.maps: Optional[ItemKnockouts] = None
+
+    def keeps(self, item: Any) -> bool:
+        if self.prefix is not None and isinstance(item, str) and item.startswith(self.prefix):
+            self.layer.append(item[len(self.prefix):])
+            return False
+        family = family_of(item)
+        if family is SCALAR:
+            if self.knocked and knockout_text(item) in self.knocked:
+                return False
+        elif family is MAP and self.prefix is not None and self._map_knocked(item):
+            return False
+        if self.seen is not None:
+            identity = self.run.freeze(item)
+            if identity in self.seen:
+                return False
+            self.seen.add(identity)
+        return True
+
+    def _map_knocked(self, item: Any) -> bool:
+        """A map item is a tuple knockout (dropped) or knocked out by one (SPEC: no marker survives)."""
+        if self.maps is None:
+            self.maps = self.run.item_knockouts(self.merger)
+        view = self.maps.view(item)
+        return self.maps.is_marker(view) or self.maps.knocked_out(view)
+
+    def end_layer(self) -> None:
+        self.knocked.update(self.layer)
+        self.layer = []
+        if self.maps is not None:
+            self.maps.end_layer()
