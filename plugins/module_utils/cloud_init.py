@@ -78,7 +78,7 @@ def parse_merge_how(spec: Any, where: str = 'merge_how') -> Mergers:
 
     An empty spec gives (): the default applies.
     """
-    if spec is None or spec == '' or spec == []:
+    if spec is None or (isinstance(spec, (str, list, tuple)) and not spec):
         return ()
     if isinstance(spec, str):
         entries = _parse_string(spec, where)

@@ -102,6 +102,11 @@ def _where(position: int) -> str:
     return 'environment file %d (counting from 0)' % position
 
 
+def _empty(value: Any) -> bool:
+    """Heat's ``not value``, asked only of what has a length: a vault value's length would decrypt it."""
+    return value is None or (isinstance(value, (Mapping, list, tuple, str)) and not value)
+
+
 def parse_parameter_types(types: Any) -> Dict[str, str]:
     """A map of parameter names to HOT types (``string``, ``number``, ``comma_delimited_list``, ``json``,
     ``boolean``; Heat's CFN spellings ``String``, ``CommaDelimitedList``... and any case also do)."""
@@ -139,7 +144,7 @@ def merge_environments(environments: Sequence[Any], parameter_types: Any = None)
                                       % (_where(position), section, ', '.join(SECTIONS)))
         strategies = _file_strategies(environment.get(PARAMETER_MERGE_STRATEGIES), position)
         for section, value in environment.items():
-            if section == PARAMETER_MERGE_STRATEGIES or not value:
+            if section == PARAMETER_MERGE_STRATEGIES or _empty(value):
                 continue
             if section in PARAMETER_SECTIONS:
                 merged[section] = _merge_parameters(merged[section], value, section, strategies, fixed, types,
@@ -211,7 +216,7 @@ def _merge_parameter(name: str, old: Any, new: Any, strategy: str, ptype: Option
     elif ptype == COMMA_DELIMITED_LIST:
         if not isinstance(new, (list, str)):
             raise MergeInputError('%s must be a list or a comma-delimited string, not %s' % (where, type(new).__name__))
-        if not old:
+        if _empty(old):
             return copy_value(new)      # Heat's merge_list: "if not old: return new" (no leading ',')
         if isinstance(old, list) != isinstance(new, list):
             old, new = _as_list(old, where), _as_list(new, where)
@@ -245,7 +250,7 @@ def _without_nulls(old: Any, new: Any, deep: bool) -> Any:
     """The later map without its null values where Heat's merge_map skips them: at the top level of a map merged
     into a non-empty one and, for deep_merge, in nested maps merged into non-empty maps (the core would keep a
     key that only the later map holds, as null)."""
-    if not old or not isinstance(old, Mapping) or not isinstance(new, Mapping):
+    if not isinstance(old, Mapping) or not old or not isinstance(new, Mapping):
         return new
     kept = {}
     for key, value in new.items():
@@ -280,7 +285,7 @@ def _as_list(value: Any, where: str) -> Any:
 def _merge_section(old: Any, new: Any, section: str, position: int, warnings: List[str]) -> Any:
     """resource_registry (and other sections): Heat's merge_map, top-level keys replaced; list sections extend."""
     if isinstance(new, Mapping):
-        if not old:
+        if _empty(old):
             return copy_value(new)
         if not isinstance(old, Mapping):
             raise MergeInputError('%s of %s is a map; an earlier file gave a %s'
