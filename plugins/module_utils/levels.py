@@ -80,19 +80,26 @@ def expand(template: str, variables: Mapping, fetch: Optional[Callable[[Mapping,
 def _resolve(variables: Mapping, dotted: str, fetch: Optional[Callable[[Mapping, str], Any]],
              case_insensitive: bool = False) -> Any:
     name, _dot, rest = dotted.partition('.')
-    if case_insensitive and name not in variables:
-        name = next((key for key in variables if isinstance(key, str) and key.lower() == name.lower()), name)
+    name = _key(variables, name, case_insensitive)
     try:
         value = fetch(variables, name) if fetch else variables[name]
     except KeyError:
         return _UNDEFINED
     for part in rest.split('.') if rest else ():
-        if case_insensitive and isinstance(value, Mapping) and part not in value:
-            part = next((key for key in value if isinstance(key, str) and key.lower() == part.lower()), part)
-        if not isinstance(value, Mapping) or part not in value:
+        if not isinstance(value, Mapping):
+            return _UNDEFINED
+        part = _key(value, part, case_insensitive)
+        if part not in value:
             return _UNDEFINED
         value = value[part]
     return value
+
+
+def _key(mapping: Mapping, name: str, case_insensitive: bool) -> Any:
+    """The key of ``mapping`` a name means: itself, or with ``case_insensitive`` a key that differs only in case."""
+    if case_insensitive and name not in mapping:
+        return next((key for key in mapping if isinstance(key, str) and key.lower() == name.lower()), name)
+    return name
 
 
 def split_level(text: str, template: str = '') -> Tuple[str, ...]:

@@ -60,16 +60,16 @@ class MergeRun:
     def freeze(self, value: Any) -> Any:
         return freeze(value, self.budget)
 
-    def tuple_freezer(self, fold: bool) -> Callable[[Any], Any]:
+    def tuple_freezer(self, case_insensitive: bool) -> Callable[[Any], Any]:
         """How tuple values compare: case-insensitively with case-insensitive keys (Datum's -eq)."""
-        if fold:
+        if case_insensitive:
             return lambda value: freeze(fold_text(value), self.budget)
         return self.freeze
 
     def item_knockouts(self, merger: Any) -> ItemKnockouts:
         """Tuple knockouts of hash-array items, as a merger with tuple keys reads them."""
-        return ItemKnockouts(merger.tuple_keys, merger.knockout_prefix, self.tuple_freezer(merger.fold),
-                             fold_text if merger.fold else None)
+        return ItemKnockouts(merger.tuple_keys, merger.knockout_prefix, self.tuple_freezer(merger.case_insensitive),
+                             fold_text if merger.case_insensitive else None)
 
     def warn_mismatch(self, path: Sequence[Any], family: str, least: bool = False) -> None:
         which, others = ('least', 'more') if least else ('most', 'less')

@@ -54,7 +54,7 @@ class MergeRules:
 
     def _parse(self, spec: Any, where: str) -> MergeStrategy:
         """A rule's strategy, its mergers comparing keys as this configuration does."""
-        return parse_strategy(spec, where).folded(self.case_insensitive_keys)
+        return parse_strategy(spec, where).with_key_case(self.case_insensitive_keys)
 
     def fold(self, key: Any) -> Any:
         """The form under which a key is compared."""

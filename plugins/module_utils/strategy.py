@@ -112,9 +112,9 @@ class MergeStrategy:
         """The strategy with the settings its container mergers have among ``settings`` changed."""
         return self._with_each(lambda merger: merger.with_settings(**settings))
 
-    def folded(self, fold: bool) -> 'MergeStrategy':
-        """The strategy with keys compared case-insensitively (``fold``) or as written."""
-        return self._cached(('fold', fold), lambda: self.with_settings(fold=fold))
+    def with_key_case(self, case_insensitive: bool) -> 'MergeStrategy':
+        """The strategy with keys (and tuple values) compared case-insensitively, or as written."""
+        return self._cached(('case', case_insensitive), lambda: self.with_settings(case_insensitive=case_insensitive))
 
     def _with_each(self, change: Callable[[Merger], Merger]) -> 'MergeStrategy':
         changed = {name: change(getattr(self, name)) for name in _CONTAINERS}

@@ -7,7 +7,7 @@
 A merger merges the values of one kind (maps, base-type arrays, ...) that several layers hold at
 one key path, most specific first.  It is built once, from its mode (the sub-strategy, such as
 ``deep`` or ``Unique``) and its settings, which it validates and settles there (which layers it
-takes, its knockout prefix, whether keys fold their case...), so merging tests nothing twice.
+takes, its knockout prefix, whether keys compare case-insensitively...), so merging tests nothing twice.
 ``merge(run, path, values, strategy, depth)`` gets the running merge (rules, warnings, work budget),
 the key path, the values, the strategy the merger belongs to (for the strategies of nested values)
 and the nesting depth.

@@ -51,7 +51,7 @@ class HashArrayMerger(Merger):
     tuple_keys: Tuple[str, ...] = DEFAULT_TUPLE_KEYS
     match: str = BY_TUPLE_KEYS
     order: str = SPECIFIC_FIRST
-    fold: bool = False
+    case_insensitive: bool = False
 
     def _settle(self) -> None:
         self._set('match', canonical_name(self.match, MATCH_MODES, 'merge option match_items_by value'))
@@ -103,9 +103,9 @@ class HashArrayMerger(Merger):
         """How an item is identified: (item, its view) -> a hashable identity, or None (unmatched)."""
         if self.mode not in TUPLE_MODES:
             return _unmatched
-        freeze = run.tuple_freezer(self.fold)
+        freeze = run.tuple_freezer(self.case_insensitive)
         if self.match == BY_SCALAR_VALUES:
-            fold = fold_text if self.fold else _same
+            fold = fold_text if self.case_insensitive else _same
             return lambda item, view: scalar_identity(item, freeze, fold)
         return lambda item, view: item_tuple(view, keys, freeze)
 

@@ -35,7 +35,7 @@ NULL_VALUE = 'value'
 NULL_DELETES = 'delete'         # a null removes the key from less specific maps (cloud-init's allow_delete)
 NULL_MODES = (NULL_MISSING, NULL_VALUE, NULL_DELETES)
 
-_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+_BUILTIN_SCALARS = frozenset((str, int, float, bool, type(None)))
 _ABSENT = object()
 
 
@@ -52,7 +52,7 @@ class MapMerger(Merger):
     """A null in a map is not found (Datum), a value like any other, or deletes the key from less specific maps."""
     key_order: str = SPECIFIC_FIRST
     """Merged maps list the most specific map's keys first, or the least specific map's."""
-    fold: bool = False
+    case_insensitive: bool = False
     """Keys compare case-insensitively."""
     recurses: bool = field(init=False, repr=False, compare=False)
 
@@ -78,7 +78,7 @@ class MapMerger(Merger):
             if not found:
                 result[key] = None
                 continue
-            if trivial and _SCALAR_TYPES.issuperset(map(type, found)):     # the hot path: plain scalars
+            if trivial and _BUILTIN_SCALARS.issuperset(map(type, found)):     # the hot path: builtin scalars
                 result[key] = found[0]
                 child = strategy
             else:
@@ -93,7 +93,7 @@ class MapMerger(Merger):
     def _merge_key(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int,
                    documents: bool) -> Tuple[Any, Any, List[Any]]:
         """One key's values merged: (the value, the strategy that merged it, the values it merged)."""
-        if _SCALAR_TYPES.issuperset(map(type, values)):
+        if _BUILTIN_SCALARS.issuperset(map(type, values)):
             family = SCALAR
         else:
             family, values = strategy.dispatch.winning_family(run, path, values)
@@ -134,8 +134,8 @@ class MapMerger(Merger):
         Also returns the key as most specifically written (case-insensitive keys only) and, when
         ``track``, the indexes of the maps that supplied each key.
         """
-        if not (track or self.fold) and self.nulls == NULL_MISSING:
-            entries = plain_collect(maps)
+        if not (track or self.case_insensitive) and self.nulls == NULL_MISSING:
+            entries = collect_simple(maps)
             if not may_hold_markers(entries, self.knockout_prefix):
                 return entries, None, None
         collected = _Collected(self, track)
@@ -145,7 +145,7 @@ class MapMerger(Merger):
         return collected.entries, collected.spelled, collected.supplied
 
     def fold_key(self, key: Any) -> Any:
-        return key.casefold() if self.fold and isinstance(key, str) else key
+        return key.casefold() if self.case_insensitive and isinstance(key, str) else key
 
     def _keys_general_first(self, result: dict, maps: Sequence[Mapping], spelled: Optional[Dict[Any, Any]]) -> dict:
         """The merged map with the least specific map's keys first (key_order: general_first)."""
@@ -169,7 +169,7 @@ class _Collected:
     def __init__(self, merger: MapMerger, track: bool) -> None:
         self.merger = merger
         self.entries: Dict[Any, List[Any]] = {}
-        self.spelled: Optional[Dict[Any, Any]] = {} if merger.fold else None
+        self.spelled: Optional[Dict[Any, Any]] = {} if merger.case_insensitive else None
         self.supplied: Optional[Dict[Any, List[int]]] = {} if track else None
         self.knocked: set = set()
         self.deleted: set = set()        # keys a null removed from less specific maps (nulls: delete)
@@ -248,7 +248,7 @@ def may_hold_markers(keys: Mapping, prefix: Optional[str]) -> bool:
         return True
 
 
-def plain_collect(maps: Sequence[Mapping]) -> Dict[Any, List[Any]]:
+def collect_simple(maps: Sequence[Mapping]) -> Dict[Any, List[Any]]:
     """collect without knockout, case folding, null handling or tracking."""
     entries: Dict[Any, List[Any]] = {key: [] if value is None else [value] for key, value in maps[0].items()}
     for mapping in maps[1:]:

@@ -45,7 +45,7 @@ class PositionalMerger(Merger):
     """A MergeStrategy: how the items at one index merge; None: the most specific item wins."""
     nulls: str = NULL_MISSING
     tuple_keys: Tuple[str, ...] = DEFAULT_TUPLE_KEYS
-    fold: bool = False
+    case_insensitive: bool = False
     of_maps: bool = False
 
     def _settle(self) -> None:
@@ -56,15 +56,17 @@ class PositionalMerger(Merger):
         return {'merge_hash_array' if self.of_maps else self.SETTING: self.mode}, options
 
     def with_settings(self, **settings: Any) -> Merger:
-        """As every merger's; keys fold in the items' strategy too."""
+        """As every merger's; keys compare in the items' strategy as in the array's."""
         merger = super().with_settings(**settings)
-        if 'fold' in settings and merger.items is not None and merger.items.folded(settings['fold']) != merger.items:
-            merger = replace(merger, items=merger.items.folded(settings['fold']))
+        if 'case_insensitive' in settings and merger.items is not None:
+            items = merger.items.with_key_case(settings['case_insensitive'])
+            if items != merger.items:
+                merger = replace(merger, items=items)
         return merger
 
     def whole(self) -> Merger:
         cls = HashArrayMerger if self.of_maps else ScalarListMerger
-        return cls(knockout_prefix=self.knockout_prefix, tuple_keys=self.tuple_keys, fold=self.fold)
+        return cls(knockout_prefix=self.knockout_prefix, tuple_keys=self.tuple_keys, case_insensitive=self.case_insensitive)
 
     def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int) -> list:
         if depth > MAX_DEPTH:

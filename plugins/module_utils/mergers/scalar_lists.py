@@ -43,7 +43,7 @@ class ScalarListMerger(Merger):
     order: str = SPECIFIC_FIRST
     tuple_keys: Tuple[str, ...] = DEFAULT_TUPLE_KEYS
     """For the map items of a mixed list: which keys make a knockout."""
-    fold: bool = False
+    case_insensitive: bool = False
 
     def _settle(self) -> None:
         self._set('order', canonical_name(self.order, ORDERS, 'merge option array_order value'))

@@ -13,6 +13,8 @@ Only the tests use this spelling; lookup_options accept Datum's syntax alone.  T
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
+
 from ansible_collections.strata.hier.plugins.module_utils.mergers.dispatch import ByType
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import HashArrayMerger
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import MapMerger
@@ -68,3 +70,36 @@ def extended_rules(default, lookup_options=None, case_insensitive_keys=False):
     lookup_options = {key: extended_strategy(spec) for key, spec in (lookup_options or {}).items()}
     return MergeRules(extended_strategy(default), lookup_options, case_insensitive_keys)
 
+
+
+_ORDERS = st.sampled_from(['specific_first', 'general_first'])
+
+
+def extended_specs(tuple_keys=(['Name'],), prefixes=None, strings=True, tuple_modes=('DeepTuple',),
+                   positional_items=(None, 'deep', {'merge_string': 'Join'})):
+    """Generated extended specs (for extended_strategy), every setting drawn; ``prefixes`` None: the default
+    prefix; ``strings``: Join and its options too."""
+    options = {
+        'tuple_keys': st.sampled_from(list(tuple_keys)),
+        'array_order': _ORDERS,
+        'key_order': _ORDERS,
+        'match_items_by': st.sampled_from(['tuple_keys', 'scalar_values']),
+        'null_values': st.sampled_from(['not_found', 'value', 'delete']),
+        'type_mismatch': st.sampled_from(['MostSpecific', 'LeastSpecific']),
+        'list_kinds': st.sampled_from(['separate', 'together']),
+        'positional_items': st.sampled_from(list(positional_items)),
+    }
+    if prefixes is not None:
+        options['knockout_prefix'] = st.sampled_from(list(prefixes))
+    spec = {
+        'merge_hash': st.sampled_from(['MostSpecific', 'hash', 'deep', 'LeastSpecific']),
+        'merge_basetype_array': st.sampled_from(['MostSpecific', 'Unique', 'Sum', 'LeastSpecific', 'Positional']),
+        'merge_hash_array': st.sampled_from(['MostSpecific', 'Sum'] + list(tuple_modes) + ['LeastSpecific', 'Positional']),
+        'merge_scalar': st.sampled_from(['MostSpecific', 'LeastSpecific']),
+    }
+    if strings:
+        spec['merge_string'] = st.sampled_from(['MostSpecific', 'LeastSpecific', 'Join'])
+        options['string_order'] = _ORDERS
+        options['string_separator'] = st.sampled_from(['', ','])
+    spec['merge_options'] = st.fixed_dictionaries(options)
+    return st.fixed_dictionaries(spec)

@@ -23,7 +23,7 @@ from ansible_collections.strata.hier.plugins.module_utils.mergers import maps
 from ansible_collections.strata.hier.plugins.module_utils.mergers.scalars import ScalarMerger
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
-from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_rules
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_rules, extended_specs
 
 
 class _Forgetful(dict):
@@ -43,7 +43,7 @@ def general_path(rules):
     """Every fast path of the engine off."""
     with contextlib.ExitStack() as stack:
         stack.enter_context(mock.patch.object(maps, 'may_hold_markers', lambda keys, prefix: True))
-        stack.enter_context(mock.patch.object(maps, '_SCALAR_TYPES', frozenset()))
+        stack.enter_context(mock.patch.object(maps, '_BUILTIN_SCALARS', frozenset()))
         stack.enter_context(mock.patch.object(MergeStrategy, 'is_whole', _never(), create=True))
         stack.enter_context(mock.patch.object(ScalarMerger, 'trivial', _never(), create=True))
         stack.enter_context(mock.patch.object(kinds, '_FAMILY_BY_TYPE', _Forgetful()))
@@ -73,27 +73,7 @@ DATUM_MAPS = st.fixed_dictionaries({
         'tuple_keys': st.sampled_from([['Name'], ['Name', 'Version'], ['ip']]),
     }),
 })
-EXTENDED_MAPS = st.fixed_dictionaries({
-    'merge_hash': st.sampled_from(['MostSpecific', 'hash', 'deep', 'LeastSpecific']),
-    'merge_basetype_array': st.sampled_from(['MostSpecific', 'Unique', 'Sum', 'LeastSpecific', 'Positional']),
-    'merge_hash_array': st.sampled_from(['MostSpecific', 'Sum', 'DeepTuple', 'UniqueKeyValTuples', 'LeastSpecific',
-                                         'Positional']),
-    'merge_string': st.sampled_from(['MostSpecific', 'LeastSpecific', 'Join']),
-    'merge_scalar': st.sampled_from(['MostSpecific', 'LeastSpecific']),
-    'merge_options': st.fixed_dictionaries({
-        'knockout_prefix': st.sampled_from([None, '--']),
-        'tuple_keys': st.just(['Name']),
-        'array_order': st.sampled_from(['specific_first', 'general_first']),
-        'key_order': st.sampled_from(['specific_first', 'general_first']),
-        'string_order': st.sampled_from(['specific_first', 'general_first']),
-        'string_separator': st.sampled_from(['', ',']),
-        'match_items_by': st.sampled_from(['tuple_keys', 'scalar_values']),
-        'null_values': st.sampled_from(['not_found', 'value', 'delete']),
-        'type_mismatch': st.sampled_from(['MostSpecific', 'LeastSpecific']),
-        'list_kinds': st.sampled_from(['separate', 'together']),
-        'positional_items': st.sampled_from([None, 'deep', {'merge_string': 'Join'}]),
-    }),
-})
+EXTENDED_MAPS = extended_specs(prefixes=(None, '--'), tuple_modes=('DeepTuple', 'UniqueKeyValTuples'))
 SPECS = st.one_of(PRESETS, DATUM_MAPS, EXTENDED_MAPS)
 PATHS = st.sampled_from(['a', 'a/b', 'a/Name', 'ip', 'b/a'])
 LOOKUP_OPTIONS = st.dictionaries(st.one_of(PATHS, st.sampled_from(['^a/.*', '^b'])), SPECS, max_size=2)

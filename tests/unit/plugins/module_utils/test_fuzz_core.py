@@ -35,7 +35,7 @@ from ansible_collections.strata.hier.plugins.module_utils.sequence import merge_
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.contract import (
     Sealed, containers, lines_run, work_bound,
 )
-from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_strategy
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_specs, extended_strategy
 
 EXAMPLES = int(os.environ.get('STRATA_FUZZ_EXAMPLES', '40'))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,
@@ -108,24 +108,10 @@ DATUM = st.one_of(
         'merge_options': st.fixed_dictionaries({'knockout_prefix': st.sampled_from(PREFIXES + (None,)),
                                                 'tuple_keys': st.sampled_from([['Name'], ['Name', 'Version'],
                                                                                ['ip']])})}))
-EXTENDED = st.fixed_dictionaries({
-    'merge_hash': st.sampled_from(['MostSpecific', 'hash', 'deep', 'LeastSpecific']),
-    'merge_basetype_array': st.sampled_from(['MostSpecific', 'Unique', 'Sum', 'LeastSpecific', 'Positional']),
-    'merge_hash_array': st.sampled_from(['MostSpecific', 'Sum', 'DeepTuple', 'UniqueKeyValTuples', 'LeastSpecific',
-                                         'Positional']),
-    'merge_scalar': st.sampled_from(['MostSpecific', 'LeastSpecific']),
-    'merge_options': st.fixed_dictionaries({
-        'knockout_prefix': st.sampled_from(PREFIXES + (None,)),
-        'tuple_keys': st.sampled_from([['Name'], ['ip']]),
-        'array_order': st.sampled_from(['specific_first', 'general_first']),
-        'key_order': st.sampled_from(['specific_first', 'general_first']),
-        'match_items_by': st.sampled_from(['tuple_keys', 'scalar_values']),
-        'null_values': st.sampled_from(['not_found', 'value', 'delete']),
-        'type_mismatch': st.sampled_from(['MostSpecific', 'LeastSpecific']),
-        'list_kinds': st.sampled_from(['separate', 'together']),
-        'positional_items': st.sampled_from([None, 'deep', {'merge_hash': 'deep', 'merge_basetype_array': 'Positional'}]),
-    }),
-}).map(extended_strategy)
+EXTENDED = extended_specs(tuple_keys=(['Name'], ['ip']), prefixes=PREFIXES + (None,), strings=False,
+                          tuple_modes=('DeepTuple', 'UniqueKeyValTuples'),
+                          positional_items=(None, 'deep', {'merge_hash': 'deep', 'merge_basetype_array': 'Positional'}),
+                          ).map(extended_strategy)
 JOINING = st.fixed_dictionaries({
     'merge_hash': st.sampled_from(['hash', 'deep']), 'merge_string': st.just('Join'),
     'merge_options': st.fixed_dictionaries({'knockout_prefix': st.just(None),

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import (
-    extended_rules, extended_strategy,
+    extended_rules, extended_specs, extended_strategy,
 )
 
 
@@ -208,23 +208,7 @@ PLAIN = st.one_of(st.sampled_from(['p', 'q', '--p', '']), st.integers(-2, 2), st
 TREES = st.recursive(PLAIN, lambda children: st.one_of(
     st.lists(children, max_size=3),
     st.dictionaries(st.sampled_from(['a', 'b', 'ip', '--a']), children, max_size=3)), max_leaves=10)
-NEW_SETTINGS = st.fixed_dictionaries({
-    'merge_hash': st.sampled_from(['MostSpecific', 'hash', 'deep', 'LeastSpecific']),
-    'merge_basetype_array': st.sampled_from(['MostSpecific', 'Unique', 'Sum', 'LeastSpecific', 'Positional']),
-    'merge_hash_array': st.sampled_from(['MostSpecific', 'Sum', 'DeepTuple', 'LeastSpecific', 'Positional']),
-    'merge_string': st.sampled_from(['MostSpecific', 'LeastSpecific', 'Join']),
-    'merge_scalar': st.sampled_from(['MostSpecific', 'LeastSpecific']),
-    'merge_options': st.fixed_dictionaries({
-        'tuple_keys': st.just(['ip']),
-        'array_order': st.sampled_from(['specific_first', 'general_first']),
-        'key_order': st.sampled_from(['specific_first', 'general_first']),
-        'match_items_by': st.sampled_from(['tuple_keys', 'scalar_values']),
-        'null_values': st.sampled_from(['not_found', 'value', 'delete']),
-        'type_mismatch': st.sampled_from(['MostSpecific', 'LeastSpecific']),
-        'list_kinds': st.sampled_from(['separate', 'together']),
-        'positional_items': st.sampled_from([None, 'deep', {'merge_string': 'Join'}]),
-    }),
-})
+NEW_SETTINGS = extended_specs(tuple_keys=(['ip'],))
 
 
 def walk(value):
