@@ -19,9 +19,8 @@ description:
   - A scope is the sequence itself (a list), a map holding sequences (a namespace; maps merge key by key and
     the most specific scalar wins) or null (the scope holds no value).
   - Sequences nested in the elements merge in the same mode and kind.
-  - The filter translates its options into settings of the collection's merge core, which a hierarchy's
-    C(lookup_options) can use as well. See the collection's C(docs/sequence-aggregation.md) for the mapping
-    and every place where the filter departs from ACM.
+  - The filter translates its options into a strategy of the collection's merge core. See the collection's
+    C(docs/sequence-aggregation.md) for the mapping and every place where the filter departs from ACM.
   - The inputs are never modified; the result shares no map or list with them.
 positional: _input, _scopes
 options:

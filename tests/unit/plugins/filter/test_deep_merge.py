@@ -6,10 +6,12 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.strata.hier.plugins.filter.deep_merge import FilterModule, deep_merge
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb
 
 ROLE_PACKAGES = [{'Name': 'NotepadPlusplus', 'Version': '7.0', 'Ensure': 'Present'},
                  {'Name': 'Putty', 'Ensure': 'Present'}]
@@ -83,3 +85,13 @@ def test_type_mismatch_warns(mocker):
     warning = mocker.patch('ansible_collections.strata.hier.plugins.plugin_utils.filters.Display.warning')
     assert deep_merge({'a': {'x': 1}}, {'a': 'text'}) == {'a': 'text'}
     assert 'type mismatch' in warning.call_args[0][0]
+
+
+@pytest.mark.parametrize('maps', [False, True], ids=['lists', 'maps'])
+def test_an_alias_bomb_is_a_filter_error(maps):
+    """A 400-byte YAML file nesting 9 levels of 9 aliases (387 million values) ends in a clear error."""
+    bomb = yaml.safe_load(alias_bomb(maps=maps))
+    with pytest.raises(AnsibleFilterError, match='deep_merge: the data expands .* YAML aliases'):
+        deep_merge(bomb, {'l0': ['y']})
+    with pytest.raises(AnsibleFilterError, match='YAML aliases'):
+        deep_merge([{'l1': ['z']}, bomb], strategy='hash')

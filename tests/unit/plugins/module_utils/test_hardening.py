@@ -21,23 +21,12 @@ from ansible_collections.strata.hier.plugins.module_utils.sequence import merge_
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.contract import (
     Decrypted, Sealed, lines_run, work_bound,
 )
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import (
     extended_rules, extended_strategy,
 )
 
 DEEP = MergeRules('deep')
-
-
-def alias_bomb(levels=9, width=9, maps=False):
-    """A few hundred bytes of YAML whose aliases stand for width ** levels values."""
-    lines = ['l0: &l0 [%s]' % ', '.join(['x'] * width)]
-    for level in range(1, levels):
-        if maps:
-            items = ', '.join('k%d: *l%d' % (index, level - 1) for index in range(width))
-            lines.append('l%d: &l%d {%s}' % (level, level, items))
-        else:
-            lines.append('l%d: &l%d [%s]' % (level, level, ', '.join(['*l%d' % (level - 1)] * width)))
-    return '\n'.join(lines) + '\n'
 
 
 class TestAliasBombs:
