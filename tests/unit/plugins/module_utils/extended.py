@@ -71,7 +71,6 @@ def extended_rules(default, lookup_options=None, case_insensitive_keys=False):
     return MergeRules(extended_strategy(default), lookup_options, case_insensitive_keys)
 
 
-
 _ORDERS = st.sampled_from(['specific_first', 'general_first'])
 
 

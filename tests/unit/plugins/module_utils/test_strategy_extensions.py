@@ -26,8 +26,8 @@ def test_defaults_are_datums_behaviour():
     assert (strategy.scalars.separator, strategy.hash_arrays.match, strategy.maps.nulls) == \
         ('', 'tuple_keys', 'not_found')
     assert (strategy.dispatch.winner, strategy.dispatch.lists) == ('MostSpecific', 'separate')
-    assert not isinstance(strategy.scalar_lists, PositionalMerger) and not isinstance(strategy.hash_arrays,
-                                                                                       PositionalMerger)
+    assert not isinstance(strategy.scalar_lists, PositionalMerger)
+    assert not isinstance(strategy.hash_arrays, PositionalMerger)
     assert strategy.scalars.trivial
 
 
