@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCALAR
-from ansible_collections.strata.hier.plugins.module_utils.knockout import knockout_text
+from ansible_collections.strata.hier.plugins.module_utils.knockout import is_marker, knockout_text, unmark
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
     GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger, canonical_name,
@@ -181,8 +181,8 @@ class _Collected:
         keep_null = merger.nulls != NULL_MISSING
         knocks, deletes = [], []
         for key, value in mapping.items():
-            if prefix is not None and isinstance(key, str) and key.startswith(prefix):
-                knocks.append(merger.fold_key(key[len(prefix):]))
+            if is_marker(key, prefix):
+                knocks.append(merger.fold_key(unmark(key, prefix)))
                 continue
             folded = merger.fold_key(key)
             if self._skips(folded):

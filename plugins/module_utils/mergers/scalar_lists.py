@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
-from ansible_collections.strata.hier.plugins.module_utils.knockout import ItemKnockouts, knockout_text
+from ansible_collections.strata.hier.plugins.module_utils.knockout import ItemKnockouts, is_marker, knockout_text, unmark
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
     DEFAULT_TUPLE_KEYS, GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger,
@@ -82,8 +82,8 @@ class _Picker:
         self.maps: Optional[ItemKnockouts] = None
 
     def keeps(self, item: Any) -> bool:
-        if self.prefix is not None and isinstance(item, str) and item.startswith(self.prefix):
-            self.layer.append(item[len(self.prefix):])
+        if is_marker(item, self.prefix):
+            self.layer.append(unmark(item, self.prefix))
             return False
         family = family_of(item)
         if family is SCALAR:
