@@ -21,8 +21,9 @@ from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCAL
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, WorkBudget
 
 _OPAQUE: Dict[type, Callable[[Any], Any]] = {}
-_IDENTITY_BY_TYPE: Dict[type, Optional[Callable[[Any], Any]]] = {}
-_BUILTIN_SCALARS = frozenset((str, int, float, bool, type(None)))
+_BUILTIN_SCALARS = (str, int, float, bool, type(None))
+_IDENTITY_BY_TYPE: Dict[type, Optional[Callable[[Any], Any]]] = dict.fromkeys(_BUILTIN_SCALARS)
+"""Each type met so far: its identity function, or None for types compared as they are."""
 _UNKNOWN = object()
 
 
@@ -30,14 +31,15 @@ def register_opaque(cls: type, identity: Callable[[Any], Any]) -> None:
     """Compare values of ``cls`` (and its subclasses) by ``identity(value)`` only."""
     _OPAQUE[cls] = identity
     _IDENTITY_BY_TYPE.clear()
+    _IDENTITY_BY_TYPE.update(dict.fromkeys(_BUILTIN_SCALARS))
 
 
 def opaque_identity(value: Any) -> Optional[tuple]:
     """The stand-in of an opaque value, or None for any other value (the merge's hot path: a type look-up)."""
     kind = type(value)
-    if kind in _BUILTIN_SCALARS:
-        return None
     identity = _IDENTITY_BY_TYPE.get(kind, _UNKNOWN)
+    if identity is None:
+        return None
     if identity is _UNKNOWN:
         identity = next((function for cls, function in _OPAQUE.items() if issubclass(kind, cls)), None)
         _IDENTITY_BY_TYPE[kind] = identity
@@ -52,6 +54,8 @@ def freeze(value: Any, budget: Optional[WorkBudget] = None, depth: int = 0) -> A
     if family is SCALAR:
         if value is True or value is False:
             return ('bool', value)    # YAML's true is not the integer 1
+        if _IDENTITY_BY_TYPE.get(type(value), _UNKNOWN) is None:     # the hot path: compared as it is
+            return value
         opaque = opaque_identity(value)
         return value if opaque is None else opaque
     if budget is not None:

@@ -30,6 +30,9 @@ def kind_of(value: Any) -> str:
 LIST = 'list'                # the family of every list kind
 _FAMILY_BY_TYPE = {dict: MAP, list: LIST, tuple: LIST, str: SCALAR, int: SCALAR, float: SCALAR,
                    bool: SCALAR, type(None): SCALAR}
+SCALAR_TYPES = {kind for kind, family in _FAMILY_BY_TYPE.items() if family is SCALAR}
+"""The scalar types met so far (the builtin ones, then such as Ansible's tagged strings): the merge's hot path
+tells scalars by a set look-up of their type."""
 
 
 def family_of(value: Any) -> str:
@@ -42,6 +45,8 @@ def family_of(value: Any) -> str:
     if family is None:
         family = MAP if isinstance(value, Mapping) else LIST if isinstance(value, (list, tuple)) else SCALAR
         _FAMILY_BY_TYPE[type(value)] = family
+        if family is SCALAR:
+            SCALAR_TYPES.add(type(value))
     return family
 
 

@@ -51,10 +51,15 @@ class MergeStrategy:
     dispatch: ByType = ByType()
     is_whole: bool = field(init=False, repr=False, compare=False)
     """Every container is taken whole from the most specific layer."""
+    knockout_prefix: Optional[str] = field(init=False, repr=False, compare=False)
+    """The prefix of knockout markers (the map merger's; Datum's strategies give every merger the same)."""
+    tuple_keys: Tuple[str, ...] = field(init=False, repr=False, compare=False)
     _derived: Dict[Any, 'MergeStrategy'] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, 'is_whole', all(getattr(self, name).mode == MOST_SPECIFIC for name in _CONTAINERS))
+        object.__setattr__(self, 'knockout_prefix', self.maps.knockout_prefix)
+        object.__setattr__(self, 'tuple_keys', getattr(self.hash_arrays, 'tuple_keys', DEFAULT_TUPLE_KEYS))
 
     # Datum's names for what the mergers do (read-only: a strategy is changed by building its mergers).
     @property
@@ -68,14 +73,6 @@ class MergeStrategy:
     @property
     def merge_hash_array(self) -> str:
         return self.hash_arrays.mode
-
-    @property
-    def knockout_prefix(self) -> Optional[str]:
-        return self.maps.knockout_prefix
-
-    @property
-    def tuple_keys(self) -> Tuple[str, ...]:
-        return getattr(self.hash_arrays, 'tuple_keys', DEFAULT_TUPLE_KEYS)
 
     @property
     def merges_scalars(self) -> bool:

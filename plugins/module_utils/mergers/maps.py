@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCALAR
+from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCALAR, SCALAR_TYPES
 from ansible_collections.strata.hier.plugins.module_utils.knockout import is_marker, knockout_text, unmark
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
@@ -35,7 +35,6 @@ NULL_VALUE = 'value'
 NULL_DELETES = 'delete'         # a null removes the key from less specific maps (cloud-init's allow_delete)
 NULL_MODES = (NULL_MISSING, NULL_VALUE, NULL_DELETES)
 
-_BUILTIN_SCALARS = frozenset((str, int, float, bool, type(None)))
 _ABSENT = object()
 
 
@@ -78,7 +77,7 @@ class MapMerger(Merger):
             if not found:
                 result[key] = None
                 continue
-            if trivial and _BUILTIN_SCALARS.issuperset(map(type, found)):     # the hot path: builtin scalars
+            if trivial and SCALAR_TYPES.issuperset(map(type, found)):     # the hot path: scalars
                 result[key] = found[0]
                 child = strategy
             else:
@@ -93,7 +92,7 @@ class MapMerger(Merger):
     def _merge_key(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int,
                    documents: bool) -> Tuple[Any, Any, List[Any]]:
         """One key's values merged: (the value, the strategy that merged it, the values it merged)."""
-        if _BUILTIN_SCALARS.issuperset(map(type, values)):
+        if SCALAR_TYPES.issuperset(map(type, values)):
             family = SCALAR
         else:
             family, values = strategy.dispatch.winning_family(run, path, values)

@@ -43,11 +43,11 @@ def general_path(rules):
     """Every fast path of the engine off."""
     with contextlib.ExitStack() as stack:
         stack.enter_context(mock.patch.object(maps, 'may_hold_markers', lambda keys, prefix: True))
-        stack.enter_context(mock.patch.object(maps, '_BUILTIN_SCALARS', frozenset()))
+        stack.enter_context(mock.patch.object(maps, 'SCALAR_TYPES', frozenset()))
         stack.enter_context(mock.patch.object(MergeStrategy, 'is_whole', _never(), create=True))
         stack.enter_context(mock.patch.object(ScalarMerger, 'trivial', _never(), create=True))
         stack.enter_context(mock.patch.object(kinds, '_FAMILY_BY_TYPE', _Forgetful()))
-        stack.enter_context(mock.patch.object(identity, '_BUILTIN_SCALARS', frozenset()))
+        stack.enter_context(mock.patch.object(identity, '_IDENTITY_BY_TYPE', _Forgetful()))
         stack.enter_context(mock.patch.object(rules, 'scalar_rules', True))
         yield
 
