@@ -185,7 +185,8 @@ def _markers_of(rules_):
         return None
     fold = (lambda key: key.casefold() if isinstance(key, str) else key) if rules_.case_insensitive_keys else \
         (lambda key: key)
-    keys = {key for strategy in strategies for key in strategy.tuple_keys}
+    tuple_keys = {strategy.tuple_keys for strategy in strategies}
+    keys = tuple_keys.pop() if len(tuple_keys) == 1 else ()     # tuple markers: only where every rule agrees
     return prefixes.pop(), keys, fold
 
 
