@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
@@ -218,7 +219,7 @@ def _parse_map(spec: Mapping, where: str) -> MergeStrategy:
     prefix = base.knockout_prefix or (DEFAULT_KNOCKOUT_PREFIX if merges else None)
     prefix = parse_knockout_prefix(options.get('knockout_prefix', prefix), where)
     tuple_keys = parse_tuple_keys(options['tuple_keys'], where) if 'tuple_keys' in options else base.tuple_keys
-    return _checked(where, lambda: datum_strategy('custom', modes, prefix, tuple_keys))
+    return _checked(where, partial(datum_strategy, 'custom', modes, prefix, tuple_keys))
 
 
 def _checked(where: str, build: Callable[[], MergeStrategy]) -> MergeStrategy:
@@ -259,4 +260,4 @@ def with_options(strategy: MergeStrategy, tuple_keys: Any = None, knockout_prefi
         settings['tuple_keys'] = parse_tuple_keys(tuple_keys, where)
     if knockout_prefix is not _NOT_GIVEN:
         settings['knockout_prefix'] = parse_knockout_prefix(knockout_prefix, where)
-    return _checked(where, lambda: strategy.with_settings(**settings)) if settings else strategy
+    return _checked(where, partial(strategy.with_settings, **settings)) if settings else strategy

@@ -52,7 +52,7 @@ class PositionalMerger(Merger):
         self._set('nulls', canonical_name(self.nulls, NULL_MODES, 'merge option null_values value'))
 
     def describe(self) -> Tuple[dict, dict]:
-        described, options = super().describe()
+        _setting, options = super().describe()
         return {'merge_hash_array' if self.of_maps else self.SETTING: self.mode}, options
 
     def with_settings(self, **settings: Any) -> Merger:
