@@ -61,6 +61,10 @@ _SOURCE_KEYS = frozenset(('schema', 'name', 'path', 'pattern', 'match_group', 'd
 _DESTINATION_KEYS = frozenset(('path', 'pattern', 'recurse'))
 
 
+def _never(_value: Any) -> bool:
+    return False
+
+
 # --- errors, each named as Deckhand names it ------------------------------------------------
 class DeckhandError(DocumentError):
     """An error Deckhand also raises; the message ends with the name of Deckhand's exception."""
@@ -203,8 +207,12 @@ class LayeringResult:
     warnings: List[str] = field(default_factory=list)
 
 
-def layer_documents(documents: Sequence[Any]) -> LayeringResult:
-    """Render Deckhand documents: concrete documents come back layered and substituted."""
+def layer_documents(documents: Sequence[Any], secret: Optional[Callable[[Any], bool]] = None) -> LayeringResult:
+    """Render Deckhand documents: concrete documents come back layered and substituted.
+
+    ``secret`` tells which values are encrypted (Ansible's vault values, also once decrypted but still
+    tagged as vaulted): they are never put into text.
+    """
     docs = [parse_document(index, document) for index, document in enumerate(documents)
             if document is not None]     # an empty YAML document
     warnings: List[str] = []
@@ -214,7 +222,7 @@ def layer_documents(documents: Sequence[Any]) -> LayeringResult:
     select_parents(docs, rank, warnings)
     _link_replacements(docs)
     _check_unique(docs)
-    renderer = Renderer(docs, warnings)
+    renderer = Renderer(docs, warnings, secret or _never)
     renderer.render()
     result = [_output(doc, renderer) for doc in docs if _returned(doc)]
     return LayeringResult(result, warnings)
@@ -640,9 +648,10 @@ class Renderer:
     """Renders every document once, after the documents it depends on (its layering source and its
     substitution sources); data given out is never modified afterwards."""
 
-    def __init__(self, docs: List[Document], warnings: List[str]) -> None:
+    def __init__(self, docs: List[Document], warnings: List[str], secret: Callable[[Any], bool] = _never) -> None:
         self.docs = docs
         self.warnings = warnings
+        self.secret = secret
         self.sources = substitution_sources(docs)
         self.by_key = {doc.key: doc for doc in docs}
         self.rendered: Dict[int, Any] = {}
@@ -717,11 +726,11 @@ class Renderer:
     def _substitute(self, doc: Document, data: Any) -> Any:
         for substitution in doc.substitutions:
             source = self.source_of(doc, substitution)
-            value = source_value(doc, substitution, source, self.rendered[source.index], self.warnings)
+            value = source_value(doc, substitution, source, self.rendered[source.index], self.warnings, self.secret)
             if source.encrypted or self.receives_secrets.get(source.index):
                 self.receives_secrets[doc.index] = True     # Deckhand marks it encrypted, and so on downstream
             for destination in substitution.destinations:
-                data = inject(doc, substitution, destination, data, value, self.warnings)
+                data = inject(doc, substitution, destination, data, _Text(value, self.secret), self.warnings)
         return data
 
 
@@ -807,7 +816,7 @@ def _action_conflict(doc: Document, action: Action, exc: PathConflict) -> Docume
 
 # --- substitution ---------------------------------------------------------------------
 def source_value(doc: Document, substitution: Substitution, source: Document, data: Any,
-                 warnings: List[str]) -> Any:
+                 warnings: List[str], secret: Callable[[Any], bool]) -> Any:
     """The value at src.path of the source's rendered data, narrowed by src.pattern."""
     found, value = lookup(data, substitution.path)
     if not found or value is None:
@@ -816,10 +825,10 @@ def source_value(doc: Document, substitution: Substitution, source: Document, da
                                                 substitution.path_text))
     if substitution.pattern is None:
         return value
-    if not isinstance(value, str):
-        raise UnknownSubstitutionError('%s: substitution %d: src.pattern needs text, but src.path %r of %s holds a %s%s'
+    if not isinstance(value, str) or secret(value):
+        raise UnknownSubstitutionError('%s: substitution %d: src.pattern needs text, but src.path %r of %s holds %s'
                                        % (doc.describe(), substitution.number, substitution.path_text,
-                                          source.describe(), type(value).__name__, _secret_hint(source, value)))
+                                          source.describe(), _what(value, secret)))
     match = substitution.pattern.search(value)
     if match is None:
         warnings.append('%s: substitution %d: src.pattern %r does not match the value at src.path %r of %s; the '
@@ -835,24 +844,28 @@ def source_value(doc: Document, substitution: Substitution, source: Document, da
                                        substitution.match_group)) from exc
 
 
-def _secret_hint(source: Document, value: Any) -> str:
-    if source.encrypted or not isinstance(value, (Mapping, list, tuple, int, float)):
-        return (' (storagePolicy: encrypted, or a value such as an Ansible vault value, is never turned into '
-                'text; substitute the whole value without a pattern)')
-    return ''
+def _what(value: Any, secret: Callable[[Any], bool]) -> str:
+    """What a value that cannot be put into text is, for messages (never the value itself)."""
+    if secret(value):
+        return ('an encrypted value (an Ansible vault value), never decrypted by substitution: substitute it whole, '
+                'without a pattern')
+    if isinstance(value, (Mapping, list, tuple, int, float)):
+        return 'a %s, which is not text' % type(value).__name__
+    return ('a %s, not text; an encrypted value (an Ansible vault value) is never decrypted by substitution: '
+            'substitute it whole, without a pattern' % type(value).__name__)
 
 
-def inject(doc: Document, substitution: Substitution, destination: Destination, data: Any, value: Any,
+def inject(doc: Document, substitution: Substitution, destination: Destination, data: Any, source: _Text,
            warnings: List[str]) -> Any:
     """The data with the value written at dest.path, or put in place of dest.pattern in the text there."""
     where = '%s: substitution %d: dest.path %r' % (doc.describe(), substitution.number, destination.text)
     if destination.pattern is None:
-        return _store_substitution(where, data, destination.path, copy_value(value))
+        return _store_substitution(where, data, destination.path, copy_value(source.value))
     found, current = lookup(data, destination.path)
     if not found:
         _store_substitution(where, copy_value(data), destination.path, None)    # a value in the way is that error
     if destination.depth is not None and isinstance(current, (dict, list)):
-        replace_recursively(current, destination.pattern, _Text(where, value), destination.depth)
+        replace_recursively(current, destination.pattern, lambda: source.text(where), destination.depth)
         return data
     if not (found and isinstance(current, str)):
         raise MissingDocumentPattern('%s: dest.pattern %r replaces text, but the destination has %s there'
@@ -862,7 +875,7 @@ def inject(doc: Document, substitution: Substitution, destination: Destination, 
         warnings.append('%s: dest.pattern %r is not in the text there; nothing is replaced, as in Deckhand'
                         % (where, destination.pattern.pattern))
         return data
-    text = _Text(where, value).text()
+    text = source.text(where)
     return _store_substitution(where, data, destination.path, destination.pattern.sub(lambda _match: text, current))
 
 
@@ -874,24 +887,23 @@ def _store_substitution(where: str, data: Any, path: Path, value: Any) -> Any:
 
 
 class _Text:
-    """The source value as text for a pattern, made only when a pattern matches."""
+    """A substitution's source value, as text only when a pattern needs it (and never an encrypted one)."""
 
-    def __init__(self, where: str, value: Any) -> None:
-        self.where = where
+    def __init__(self, value: Any, secret: Callable[[Any], bool]) -> None:
         self.value = value
+        self.secret = secret
 
-    def text(self) -> str:
-        if isinstance(self.value, str):
+    def text(self, where: str) -> str:
+        if isinstance(self.value, str) and not self.secret(self.value):
             return self.value
         if isinstance(self.value, (bool, int, float)):
             return str(self.value)      # Deckhand's str(): True, 1.5
-        raise UnknownSubstitutionError(
-            '%s: dest.pattern needs the source as text, but it is a %s; a map or a list is not text, and an '
-            'encrypted value (an Ansible vault value) is never decrypted by substitution: substitute it whole, '
-            'without a pattern' % (self.where, type(self.value).__name__))
+        raise UnknownSubstitutionError('%s: dest.pattern needs the source as text, but it is %s'
+                                       % (where, _what(self.value, self.secret)))
 
 
-def replace_recursively(container: Any, pattern: re.Pattern, text: _Text, depth: int, level: int = 0) -> None:
+def replace_recursively(container: Any, pattern: re.Pattern, text: Callable[[], str], depth: int,
+                        level: int = 0) -> None:
     """Replace the pattern in every string of the maps and lists under ``container``, down to ``depth`` levels
     (-1: all); strings without the pattern are left alone, as Deckhand's recurse does."""
     if level == depth:
@@ -900,7 +912,8 @@ def replace_recursively(container: Any, pattern: re.Pattern, text: _Text, depth:
     for key, item in list(items):
         if isinstance(item, str):
             if pattern.search(item):
-                container[key] = pattern.sub(lambda _match: text.text(), item)
+                replacement = text()
+                container[key] = pattern.sub(lambda _match: replacement, item)
         elif isinstance(item, (dict, list)):
             replace_recursively(item, pattern, text, depth, level + 1)
 
