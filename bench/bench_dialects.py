@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
 from typing import Any, Callable, List, NamedTuple
 
+from ansible_collections.strata.hier.bench.bench_merge import best_of
 from ansible_collections.strata.hier.plugins.module_utils.deckhand import layer_documents
 
 SMALL, LARGE = 1000, 4000
@@ -96,15 +96,6 @@ def _document(schema: str, name: str, data: Any, layer: str = '', control: bool 
 DIALECTS = [
     Dialect('layer_documents', deckhand_documents, layer_documents),
 ]
-
-
-def best_of(func: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _attempt in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def exponent(small_time: float, large_time: float) -> float:
