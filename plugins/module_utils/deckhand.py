@@ -57,6 +57,8 @@ _SEGMENT = re.compile(r"""\.(?P<key>[^.\[\]'"]+)|\.'(?P<key1>[^']*)'|\."(?P<key2
                       r"""|\['(?P<key3>[^']*)'\]|\["(?P<key4>[^"]*)"\]""")
 # Deckhand reads an action path's leading ".data" as the data section itself.
 _DATA_PREFIX = re.compile(r'^\$?\.data(?=$|[.\[])')
+# A repeated group that itself repeats, such as (a+)+: the shape whose matching can take exponential time.
+_NESTED_REPETITION = re.compile(r'\((?:[^()\\]|\\.)*(?:[+*]|\{\d*,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d*,?\d*\})')
 _SOURCE_KEYS = frozenset(('schema', 'name', 'path', 'pattern', 'match_group', 'deepcopy'))
 _DESTINATION_KEYS = frozenset(('path', 'pattern', 'recurse'))
 
@@ -348,6 +350,9 @@ def _pattern(text: Any, where: str) -> Optional[re.Pattern]:
         return None     # Deckhand: an empty pattern is no pattern
     if not isinstance(text, str):
         raise InvalidDocumentFormat('%s must be a regular expression (a string), not %r' % (where, text))
+    if _NESTED_REPETITION.search(text):
+        raise InvalidDocumentFormat('%s: %r repeats a group that itself repeats, which can take exponential time to '
+                                    'match; documents are data, so such patterns are refused' % (where, text))
     try:
         return re.compile(text)
     except re.error as exc:
@@ -863,7 +868,7 @@ def inject(doc: Document, substitution: Substitution, destination: Destination, 
         return _store_substitution(where, data, destination.path, copy_value(source.value))
     found, current = lookup(data, destination.path)
     if not found:
-        _store_substitution(where, copy_value(data), destination.path, None)    # a value in the way is that error
+        _check_writable(where, data, destination.path)     # a value in the way is that error, not a missing pattern
     if destination.depth is not None and isinstance(current, (dict, list)):
         replace_recursively(current, destination.pattern, lambda: source.text(where), destination.depth)
         return data
@@ -877,6 +882,18 @@ def inject(doc: Document, substitution: Substitution, destination: Destination, 
         return data
     text = source.text(where)
     return _store_substitution(where, data, destination.path, destination.pattern.sub(lambda _match: text, current))
+
+
+def _check_writable(where: str, data: Any, path: Path) -> None:
+    """Raise the error store() would raise for the path, without writing anything."""
+    for part in path:
+        try:
+            check_container(data, part)
+        except PathConflict as exc:
+            raise UnknownSubstitutionError('%s: %s' % (where, exc)) from exc
+        if not _holds(data, part) or data[part] is None:
+            return      # store() creates the rest
+        data = data[part]
 
 
 def _store_substitution(where: str, data: Any, path: Path, value: Any) -> Any:
