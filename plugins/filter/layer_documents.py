@@ -68,7 +68,7 @@ notes:
     (nothing at C(src.path)), C(SubstitutionDependencyCycle), C(MissingDocumentPattern) (no text at a
     C(dest.path) with a C(pattern)), C(UnknownSubstitutionError) (another value in the way of C(dest.path), or a
     value that is not text put into text), C(InvalidDocumentFormat) (malformed metadata, or a pattern that repeats
-    a repeated group, such as V((a+\)+), whose matching can take exponential time)."
+    a repeated group, such as V((a+\\)+), whose matching can take exponential time)."
   - "Warnings: a C(parentSelector) that matches no document in a layer above (the document keeps its own data), a
     C(dest.pattern) not found in the text at C(dest.path) (nothing is replaced), a C(src.pattern) that does not
     match (the whole value is used)."
