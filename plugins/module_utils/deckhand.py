@@ -837,9 +837,9 @@ def source_value(doc: Document, substitution: Substitution, source: Document, da
     match = substitution.pattern.search(value)
     if match is None:
         warnings.append('%s: substitution %d: src.pattern %r does not match the value at src.path %r of %s; the '
-                        'whole value is used, as in Deckhand' % (doc.describe(), substitution.number,
-                                                                  substitution.pattern.pattern,
-                                                                  substitution.path_text, source.describe()))
+                        'whole value is used, as in Deckhand'
+                        % (doc.describe(), substitution.number, substitution.pattern.pattern, substitution.path_text,
+                           source.describe()))
         return value
     try:
         return match.group(substitution.match_group)

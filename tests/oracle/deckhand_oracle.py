@@ -289,8 +289,7 @@ def classify(case: dict, ours: Outcome) -> str:
     for words, departure in DEPARTURES:
         if ours[0] == 'error' and words in message:
             return 'departure: ' + departure
-    return 'UNEXPLAINED: strata %s, Deckhand %s' % (ours[1] if ours[0] == 'error' else 'documents',
-                                                   theirs or 'documents')
+    return 'UNEXPLAINED: strata %s, Deckhand %s' % (ours[1] if ours[0] == 'error' else 'documents', theirs or 'documents')
 
 
 def report(agreeing: List[Tuple[dict, Outcome]], disagreeing: List[Tuple[dict, Outcome]], show: int) -> int:

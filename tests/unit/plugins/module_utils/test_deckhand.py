@@ -569,8 +569,8 @@ def test_layering_cycles_are_errors():
     first = parse_document(0, document('first', 'global', {}, actions=[('merge', '.')]))
     second = parse_document(1, document('second', 'site', {}, actions=[('merge', '.')]))
     first.parent, second.parent = second, first
-    with pytest.raises(SubstitutionDependencyCycle, match='example/Kind/v1/first .* -> example/Kind/v1/second '
-                                                           r'\(layer site\) -> example/Kind/v1/first'):
+    cycle = r'example/Kind/v1/first .* -> example/Kind/v1/second \(layer site\) -> example/Kind/v1/first'
+    with pytest.raises(SubstitutionDependencyCycle, match=cycle):
         Renderer([first, second], []).order()
     first.parent = first
     with pytest.raises(SubstitutionDependencyCycle):

@@ -150,9 +150,9 @@ def recursive_chart(depth, pattern='INSERT_[A-Z]+_HERE'):
                 'internal_url': 'http://internal:INSERT_PASSWORD_HERE@service-name:5000/v1',
                 'nested': {'public_url': 'http://public:INSERT_PASSWORD_HERE@service-name:5000/v1',
                            'list': ['INSERT_PASSWORD_HERE', 3, None], 'other': 'no placeholder'}}}},
-                schema='armada/Chart/v1', substitutions=[
-                    sub('deckhand/Passphrase/v1', 'example-password', '.',
-                        {'path': '.chart.values', 'pattern': pattern, 'recurse': {'depth': depth}})])]
+                     schema='armada/Chart/v1', substitutions=[
+                         sub('deckhand/Passphrase/v1', 'example-password', '.',
+                             {'path': '.chart.values', 'pattern': pattern, 'recurse': {'depth': depth}})])]
 
 
 def test_page_recursive_example():
@@ -222,8 +222,8 @@ def test_a_list_of_destinations_and_numbers_into_text():
     dest = [{'path': '.port'}, {'path': '.url', 'pattern': 'PORT'}, {'path': '.flag', 'pattern': 'FLAG'}]
     documents = one_sub(dest, {'url': 'http://h:PORT/', 'flag': 'on=FLAG'}, source_data=8080)
     documents += [secret('example/Flag/v1', 'flag', True)]
-    documents[2]['metadata']['substitutions'].append(sub('example/Flag/v1', 'flag', '.', {'path': '.flag',
-                                                                                           'pattern': 'FLAG'}))
+    flag = sub('example/Flag/v1', 'flag', '.', {'path': '.flag', 'pattern': 'FLAG'})
+    documents[2]['metadata']['substitutions'].append(flag)
     documents[2]['metadata']['substitutions'][0]['dest'] = dest[:2]
     assert data_of(documents, 'dest') == {'url': 'http://h:8080/', 'flag': 'on=True', 'port': 8080}   # Python's str
 
