@@ -37,7 +37,9 @@ options:
     type: str
     choices: [strata.hier.hier]
   config:
-    description: The hierarchy configuration; a relative path is relative to this source file.
+    description:
+      - The hierarchy configuration, C(hier.yml) or C(Datum.yml); a relative path is relative to the folder of this
+        source file, C(~) is expanded.
     required: true
     type: str
   provenance:
@@ -93,6 +95,7 @@ from ansible.utils.vars import isidentifier
 
 from ansible_collections.strata.hier.plugins.module_utils.levels import split_level
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import for_cache, from_cache, not_templates
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import DATUM_HANDLER, get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
 
@@ -109,8 +112,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def parse(self, inventory, loader, path, cache=True):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
         self._refuse_unknown_options(self._read_config_data(path), path)
-        config = os.path.expanduser(self.get_option('config'))
-        config = config if os.path.isabs(config) else os.path.join(os.path.dirname(os.path.abspath(path)), config)
+        config = resolve_option_path(self, 'config', os.path.dirname(os.path.abspath(path)))
         hierarchy = get_hierarchy(config, loader)
         hierarchy.store.begin_pass()
         use_cache = self.get_option('cache')
