@@ -59,6 +59,18 @@ notes:
     U(https://github.com/ansible/ansible/issues/86369)).
   - Controllers share a cache entry when they name this source by the same absolute path, run the same ansible-core
     minor release, and see the data files with the same modification times and sizes.
+  - >-
+    Strings from data files are untrusted: Ansible never renders them as templates (C({{ }}) in the data stays text),
+    on every ansible-core version. From ansible-core 2.19 on, C(ansible-inventory --list) therefore writes each
+    string host variable of this plugin as C({"__ansible_unsafe": "text"}), the JSON form of untrusted text in
+    C(_meta.profile) C(inventory_legacy), where a static YAML inventory (trusted) writes C("text"). Playbooks, C(--host),
+    C(--yaml) and C(--graph --vars) show plain strings.
+  - >-
+    A consumer of C(ansible-inventory --list) JSON reads C({"__ansible_unsafe": "text"}) as the string C(text) and
+    must not render it as a template; Ansible reads such output back (a script inventory) as untrusted text by
+    itself. With C(jq): C(jq 'walk(if type == "object" and has("__ansible_unsafe") then .__ansible_unsafe else . end)').
+    There is no option to trust the data: a template in a data file would then run on the controller with the
+    playbook's rights. Vault values are written as C({"__ansible_vault": "ciphertext"}).
 seealso:
   - plugin: strata.hier.hier
     plugin_type: lookup

@@ -87,7 +87,9 @@ EXAMPLES = r"""
 
 - name: Names of the packages to install (JMESPath)
   ansible.builtin.debug:
-    msg: "{{ lookup('strata.hier.hier', 'Packages', query=\"[?Ensure=='Present'].Name\") }}"
+    msg: "{{ lookup('strata.hier.hier', 'Packages', query=present) }}"
+  vars:
+    present: "[?Ensure=='Present'].Name"
 
 - name: Why does this host get this value?
   ansible.builtin.debug:
