@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: cloud_init_merge
 short_description: Merge cloud-config documents as cloud-init does, honouring their merge_how
-version_added: 0.1.0
+version_added: 1.0.0
 author: strata.hier contributors
 description:
   - Merges cloud-config documents (the C(#cloud-config) parts of user-data) the way cloud-init merges them,

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: deep_merge
 short_description: Merge maps and lists layer by layer with Datum's strategies
-version_added: 0.1.0
+version_added: 1.0.0
 author: Strata maintainers (@strata-hier)
 description:
   - Merges its input with its positional arguments, following the convention of P(ansible.builtin.combine#filter)

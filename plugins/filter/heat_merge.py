@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: heat_merge
 short_description: Merge OpenStack Heat environment files as the Heat engine does
-version_added: 0.1.0
+version_added: 1.0.0
 author: strata.hier contributors
 description:
   - Merges Heat environment files (C(heat stack-create -e one.yaml -e two.yaml)) the way the Heat engine merges

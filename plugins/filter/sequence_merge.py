@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: sequence_merge
 short_description: Aggregate a sequence over scopes as ACM's sequence aggregation does
-version_added: 0.1.0
+version_added: 1.0.0
 author: strata.hier contributors
 description:
   - Merges the values one sequence has in several scopes (ACM's inheritance scopes, for example the defaults,

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: hier
 short_description: Every node of a hierarchy as a host, its merged data as host variables
-version_added: 0.1.0
+version_added: 1.0.0
 author: Strata maintainers (@strata-hier)
 description:
   - Reads a hierarchy configuration (strata's C(hier.yml) or Datum's C(Datum.yml)) and makes a host of every node

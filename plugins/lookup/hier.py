@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: hier
 short_description: Look a key up across a hierarchy of YAML data, merged by per-key rules
-version_added: 0.1.0
+version_added: 1.0.0
 author: Strata maintainers (@strata-hier)
 description:
   - Reads the levels of a hierarchy (node, environment, role, location, baseline, ...) from a data folder and
