@@ -33,16 +33,14 @@ project=$work/project
 mkdir "$project"
 python ../setup_strata_examples/markdown_files.py "$root/README.md" "A first project" "$project"
 clean_env=()
-for name in $(compgen -e); do
-    [[ $name == ANSIBLE_* ]] && clean_env+=(-u "$name")
-done
+for name in $(compgen -e ANSIBLE_); do clean_env+=(-u "$name"); done
 # as_user CMD...: CMD in the project, without the test harness's ANSIBLE_* variables
 as_user() {
     (cd "$project" && env "${clean_env[@]}" ANSIBLE_NOCOLOR=true "$@")
 }
 as_user ansible-galaxy collection install -p ./collections "$tarball" > "$work/install.txt" 2>&1 || { cat "$work/install.txt"; exit 1; }
 cat "$work/install.txt"
-if grep -qi 'warning' "$work/install.txt"; then echo "ansible-galaxy warned"; exit 1; fi
+if grep -q '\[WARNING\]' "$work/install.txt"; then echo "ansible-galaxy warned"; exit 1; fi
 as_user ansible-galaxy collection list strata.hier > "$work/list.txt"
 grep -q "^# $project/collections/ansible_collections" "$work/list.txt" || { cat "$work/list.txt"; exit 1; }
 as_user ansible-doc -t lookup strata.hier.hier > "$work/doc.txt"
@@ -53,7 +51,7 @@ as_user ansible-inventory --graph --vars > "$work/graph.txt" 2>&1 || { cat "$wor
 cat "$work/graph.txt"
 grep -A1 -- '--@role_web:' "$work/graph.txt" | grep -q -- '--web01$'
 grep -A1 -- '--@role_db:' "$work/graph.txt" | grep -q -- '--db01$'
-if grep -qi 'warning' "$work/graph.txt"; then echo "ansible-inventory warned"; exit 1; fi
+if grep -q '\[WARNING\]' "$work/graph.txt"; then echo "ansible-inventory warned"; exit 1; fi
 as_user ansible-playbook playbook.yml > "$work/play.txt" 2>&1 || { cat "$work/play.txt"; exit 1; }
 cat "$work/play.txt"
 # the two lines the README shows (the db01 one shortened there)
@@ -65,4 +63,4 @@ grep -qF "\"msg\": \"$expected_db" "$work/play.txt"
 for host in web01 db01; do
     grep -Eq "^$host +: ok=2 +changed=0 +unreachable=0 +failed=0 " "$work/play.txt"
 done
-if grep -qi 'warning' "$work/play.txt"; then echo "ansible-playbook warned"; exit 1; fi
+if grep -q '\[WARNING\]' "$work/play.txt"; then echo "ansible-playbook warned"; exit 1; fi
