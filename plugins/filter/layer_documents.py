@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: layer_documents
 short_description: Render Deckhand documents (layering and substitution) as Deckhand's documentation describes
-version_added: 0.1.0
+version_added: 1.0.0
 author: Strata maintainers (@strata-hier)
 description:
   - Renders a set of L(Deckhand,https://airship-deckhand.readthedocs.io/) documents, each a map with
