@@ -154,6 +154,18 @@ ensure_venv() {
     venv_satisfied "$venv" "$want" "$@" || die "venv $venv still does not satisfy: $*"
 }
 
+# ---------------------------------------------------------------- tools venv
+
+# .venvs/tools: what builds the docs site (scripts/docs) and checks the execution
+# environment metadata (scripts/check_ee.py), all from PyPI, pinned. ansible-core
+# provides ansible-doc and ansible-galaxy for them.
+STRATA_TOOLS_VENV=$STRATA_ROOT/.venvs/tools
+STRATA_TOOLS_REQS=(
+    ansible-core==2.19.14 antsibull-docs==2.28.0 sphinx==9.0.4 sphinx-ansible-theme==0.10.4
+    ansible-pygments==0.1.2 myst-parser==5.2.0 ansible-builder==3.2.0
+)
+ensure_tools_venv() { ensure_venv "$STRATA_TOOLS_VENV" 3.11 "${STRATA_TOOLS_REQS[@]}"; }
+
 # ---------------------------------------------------------------- collection copy
 
 # copy_collection DEST -> fresh copy of the collection's files (tracked, plus

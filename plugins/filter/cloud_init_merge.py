@@ -8,14 +8,14 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: cloud_init_merge
 short_description: Merge cloud-config documents as cloud-init does, honouring their merge_how
-version_added: 0.1.0
+version_added: 1.0.0
 author: strata.hier contributors
 description:
   - Merges cloud-config documents (the C(#cloud-config) parts of user-data) the way cloud-init merges them,
     with the mergers each document names in its C(merge_how) (or legacy C(merge_type)) key, and returns the
     merged cloud-config without those keys.
   - The input and later arguments are the documents in the order cloud-init receives them, each a map,
-    following the convention of M(ansible.builtin.combine) for filters.
+    following the convention of P(ansible.builtin.combine#filter) for filters.
   - 'V([one, two] | strata.hier.cloud_init_merge) equals V(one | strata.hier.cloud_init_merge(two\)).'
   - "As cloud-init really does (its documentation says otherwise), a document's own C(merge_how) decides how
     that document merges into what came before; a document naming no mergers uses O(merge_how)."

@@ -8,10 +8,10 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: deep_merge
 short_description: Merge maps and lists layer by layer with Datum's strategies
-version_added: 0.1.0
+version_added: 1.0.0
 author: Strata maintainers (@strata-hier)
 description:
-  - Merges its input with its positional arguments, following the convention of M(ansible.builtin.combine)
+  - Merges its input with its positional arguments, following the convention of P(ansible.builtin.combine#filter)
     for filters, that is the input is the least specific layer and each later argument is more specific.
   - "V([a, b, c] | strata.hier.deep_merge) equals V(a | strata.hier.deep_merge(b, c))."
   - Merging follows Datum's strategies, implemented once in the collection's merge core.
@@ -41,12 +41,17 @@ options:
         or a Datum strategy map with C(merge_hash), C(merge_basetype_array), C(merge_hash_array) and
         C(merge_options) (C(knockout_prefix), C(tuple_keys)).
       - Names compare case-insensitively. An unknown name is an error listing the valid ones.
+      - V(DeepTuple) and V(UniqueKeyValTuples) match the items of lists of maps on O(tuple_keys), by default
+        Datum's V([Name, Version]), so two items with the same C(Name) and different C(Version) values are two
+        items and both are kept. Give O(tuple_keys=[Name]) to match on the name alone.
     type: raw
     default: deep
   tuple_keys:
     description:
       - Keys that identify an item of a list of maps, for V(UniqueKeyValTuples) and V(DeepTuple).
-      - Overrides the tuple keys of O(strategy). Datum's default is V([Name, Version]).
+      - Overrides the tuple keys of O(strategy). Without it, V(DeepTuple) and V(UniqueKeyValTuples) use Datum's
+        default V([Name, Version]), also in a strategy map without C(tuple_keys) in its C(merge_options).
+      - An item that lacks one of the keys matches only items that lack it too.
     type: list
     elements: str
   knockout_prefix:
@@ -86,6 +91,17 @@ EXAMPLES = r"""
     node_packages:
       - {Name: NotepadPlusplus, Version: '8.0'}
   # => [{Name: NotepadPlusplus, Version: '8.0', Ensure: Present}, {Name: Putty, Ensure: Present}]
+
+- name: DeepTuple without tuple_keys matches on Datum's default [Name, Version]
+  ansible.builtin.debug:
+    msg: "{{ role_packages | strata.hier.deep_merge(node_packages, strategy='DeepTuple') }}"
+  vars:
+    role_packages:
+      - {Name: NotepadPlusplus, Version: '7.0', Ensure: Present}
+    node_packages:
+      - {Name: NotepadPlusplus, Version: '8.0'}
+  # Two versions, two items; tuple_keys=['Name'] gives one item, Version '8.0':
+  # => [{Name: NotepadPlusplus, Version: '8.0'}, {Name: NotepadPlusplus, Version: '7.0', Ensure: Present}]
 
 - name: Union of features, knocking one out
   ansible.builtin.debug:

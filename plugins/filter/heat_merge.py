@@ -8,13 +8,13 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: heat_merge
 short_description: Merge OpenStack Heat environment files as the Heat engine does
-version_added: 0.1.0
+version_added: 1.0.0
 author: strata.hier contributors
 description:
   - Merges Heat environment files (C(heat stack-create -e one.yaml -e two.yaml)) the way the Heat engine merges
     them, with their C(parameter_merge_strategies), and returns the merged environment.
   - The input and later arguments are the environment files in the order Heat is given them, each a map,
-    following the convention of M(ansible.builtin.combine) for filters.
+    following the convention of P(ansible.builtin.combine#filter) for filters.
   - 'V([one, two] | strata.hier.heat_merge) equals V(one | strata.hier.heat_merge(two\)).'
   - "Sections: C(parameters), C(parameter_defaults), C(resource_registry), C(event_sinks),
     C(encrypted_param_names) and C(parameter_merge_strategies). Any other section is an error, as in Heat."

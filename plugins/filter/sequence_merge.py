@@ -8,13 +8,13 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: sequence_merge
 short_description: Aggregate a sequence over scopes as ACM's sequence aggregation does
-version_added: 0.1.0
+version_added: 1.0.0
 author: strata.hier contributors
 description:
   - Merges the values one sequence has in several scopes (ACM's inheritance scopes, for example the defaults,
     the server group and the server), with the sequence modes and kinds of ACM's Configuration Markup Language.
   - The input and later arguments are the scopes, least specific first, following the convention of
-    M(ansible.builtin.combine) for filters.
+    P(ansible.builtin.combine#filter) for filters.
   - 'V([group, server] | strata.hier.sequence_merge) equals V(group | strata.hier.sequence_merge(server\)).'
   - A scope is the sequence itself (a list), a map holding sequences (a namespace; maps merge key by key and
     the most specific scalar wins) or null (the scope holds no value).

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: to_vaulted_yaml
 short_description: Data as YAML, with vault values kept encrypted as C(!vault) blocks
-version_added: 0.1.0
+version_added: 1.0.0
 author: Strata maintainers (@strata-hier)
 description:
   - Renders data as block-style YAML, like P(ansible.builtin.to_nice_yaml#filter), for files that are reviewed and

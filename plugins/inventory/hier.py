@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: hier
 short_description: Every node of a hierarchy as a host, its merged data as host variables
-version_added: 0.1.0
+version_added: 1.0.0
 author: Strata maintainers (@strata-hier)
 description:
   - Reads a hierarchy configuration (strata's C(hier.yml) or Datum's C(Datum.yml)) and makes a host of every node
@@ -37,7 +37,9 @@ options:
     type: str
     choices: [strata.hier.hier]
   config:
-    description: The hierarchy configuration; a relative path is relative to this source file.
+    description:
+      - The hierarchy configuration, C(hier.yml) or C(Datum.yml); a relative path is relative to the folder of this
+        source file, C(~) is expanded.
     required: true
     type: str
   provenance:
@@ -57,6 +59,18 @@ notes:
     U(https://github.com/ansible/ansible/issues/86369)).
   - Controllers share a cache entry when they name this source by the same absolute path, run the same ansible-core
     minor release, and see the data files with the same modification times and sizes.
+  - >-
+    Strings from data files are untrusted: Ansible never renders them as templates (C({{ }}) in the data stays text),
+    on every ansible-core version. From ansible-core 2.19 on, C(ansible-inventory --list) therefore writes each
+    string host variable of this plugin as C({"__ansible_unsafe": "text"}), the JSON form of untrusted text in
+    C(_meta.profile) C(inventory_legacy), where a static YAML inventory (trusted) writes C("text"). Playbooks, C(--host),
+    C(--yaml) and C(--graph --vars) show plain strings.
+  - >-
+    A consumer of C(ansible-inventory --list) JSON reads C({"__ansible_unsafe": "text"}) as the string C(text) and
+    must not render it as a template; Ansible reads such output back (a script inventory) as untrusted text by
+    itself. With C(jq): C(jq 'walk(if type == "object" and has("__ansible_unsafe") then .__ansible_unsafe else . end)').
+    There is no option to trust the data: a template in a data file would then run on the controller with the
+    playbook's rights. Vault values are written as C({"__ansible_vault": "ciphertext"}).
 seealso:
   - plugin: strata.hier.hier
     plugin_type: lookup
@@ -93,6 +107,7 @@ from ansible.utils.vars import isidentifier
 
 from ansible_collections.strata.hier.plugins.module_utils.levels import split_level
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import for_cache, from_cache, not_templates
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import DATUM_HANDLER, get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
 
@@ -109,8 +124,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def parse(self, inventory, loader, path, cache=True):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
         self._refuse_unknown_options(self._read_config_data(path), path)
-        config = os.path.expanduser(self.get_option('config'))
-        config = config if os.path.isabs(config) else os.path.join(os.path.dirname(os.path.abspath(path)), config)
+        config = resolve_option_path(self, 'config', os.path.dirname(os.path.abspath(path)))
         hierarchy = get_hierarchy(config, loader)
         hierarchy.store.begin_pass()
         use_cache = self.get_option('cache')

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: hier
 short_description: Look a key up across a hierarchy of YAML data, merged by per-key rules
-version_added: 0.1.0
+version_added: 1.0.0
 author: Strata maintainers (@strata-hier)
 description:
   - Reads the levels of a hierarchy (node, environment, role, location, baseline, ...) from a data folder and
@@ -30,7 +30,10 @@ options:
     elements: str
   config:
     description:
-      - The hierarchy configuration, C(hier.yml) or C(Datum.yml). A relative path is relative to the playbook's folder.
+      - The hierarchy configuration, C(hier.yml) or C(Datum.yml).
+      - A relative path is relative to where it is set, as Ansible's own path settings are. Given to the lookup
+        (C(config=...)), to the playbook's folder; from C(ansible.cfg), to the folder of that C(ansible.cfg);
+        from E(STRATA_HIER_CONFIG), to the working directory. C(~) is expanded.
     type: str
     env:
       - name: STRATA_HIER_CONFIG
@@ -84,7 +87,9 @@ EXAMPLES = r"""
 
 - name: Names of the packages to install (JMESPath)
   ansible.builtin.debug:
-    msg: "{{ lookup('strata.hier.hier', 'Packages', query=\"[?Ensure=='Present'].Name\") }}"
+    msg: "{{ lookup('strata.hier.hier', 'Packages', query=present) }}"
+  vars:
+    present: "[?Ensure=='Present'].Name"
 
 - name: Why does this host get this value?
   ansible.builtin.debug:
@@ -103,7 +108,6 @@ _raw:
   elements: raw
 """
 
-import os
 
 from ansible.errors import AnsibleLookupError, AnsibleUndefinedVariable
 from ansible.module_utils.common.text.converters import to_native
@@ -112,6 +116,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, plain, trust_as_template
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 
@@ -129,7 +134,7 @@ class LookupModule(LookupBase):
             raise AnsibleLookupError(to_native(exc), orig_exc=exc)
 
     def _run(self, terms, variables, kwargs):
-        hierarchy = get_hierarchy(self._config_path(), self._loader)
+        hierarchy = get_hierarchy(self._config_path(kwargs), self._loader)
         hierarchy.store.begin_pass()
         expansions = hierarchy.expand_levels(variables, self._fetch)
         results = []
@@ -144,13 +149,12 @@ class LookupModule(LookupBase):
             results.append(self._answer(resolution, kwargs))
         return results
 
-    def _config_path(self):
-        config = self.get_option('config')
+    def _config_path(self, direct):
+        config = resolve_option_path(self, 'config', self._loader.get_basedir(), direct)
         if not config:
             raise AnsibleLookupError('strata.hier.hier: no hierarchy configuration: give config=..., set '
                                      'STRATA_HIER_CONFIG or [strata_hier] config in ansible.cfg')
-        config = os.path.expanduser(config)
-        return config if os.path.isabs(config) else os.path.join(self._loader.get_basedir(), config)
+        return config
 
     def _fetch(self, variables, name):
         """A host variable, templated; undefined ones raise KeyError so the level is skipped."""
@@ -195,11 +199,20 @@ class LookupModule(LookupBase):
         return value
 
     def _trace(self, resolution, host):
+        """-vvv: one line per level, LEVEL STATE WHERE [WHY], each word said once."""
         if display.verbosity < 3:
             return
         display.vvv('strata.hier.hier %s %s: rule %r, strategy %s'
                     % (host or '(no host)', resolution.key, resolution.rule, resolution.strategy.name))
         for level in resolution.levels:
-            state = 'skipped' if level['skipped'] else 'found' if level['found'] else 'not found'
-            display.vvv('  %-40s %-9s %s %s%s' % (level['level'], state, level['file'] or level['path'] or '',
-                                                  level['reason'], ' (whole-file vaulted)' if level.get('vaulted') else ''))
+            reason = level['reason']
+            if level['skipped']:
+                state, where = 'skipped', ''
+            elif level['found']:
+                state, where = 'found', level['file'] or level['path']
+                reason = 'whole-file vaulted' if level.get('vaulted') else ''
+            else:
+                state, where = 'not found', level['file'] or level['path']
+                reason = {'not found': '', 'null (not found)': 'null'}.get(reason, reason)
+            line = '  %-40s %-9s %s' % (level['level'], state, where or '')
+            display.vvv(line.rstrip() + ('  (%s)' % reason if reason else ''))

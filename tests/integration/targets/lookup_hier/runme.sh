@@ -17,10 +17,36 @@ STRATA_HIER_CONFIG="$examples/hier.yml" ansible-playbook "${inventory[@]}" "${va
 printf '[strata_hier]\nconfig = %s\n' "$examples/data/Datum.yml" > "$work/ansible.cfg"
 ANSIBLE_CONFIG="$work/ansible.cfg" ansible-playbook "${inventory[@]}" "${vault[@]}" config-sources.yml "$@"
 
-# -vvv prints the levels read
+# A relative config is relative to where it is set (docs/hierarchy.md): ansible.cfg's folder, the working
+# directory for STRATA_HIER_CONFIG, the playbook's folder for config=. The project is laid out so that each
+# rule finds the store and the other two would not: ./store, ./playbooks/<playbook>, the commands run from /.
+project=$work/project
+mkdir -p "$project/playbooks"
+cp -r "$examples" "$project/store"
+cp config-sources.yml config-relative.yml "$project/playbooks/"
+abs_inventory=(-i "$examples/inventory.yml" -i "$PWD/inventory.yml")
+printf '[strata_hier]\nconfig = store/hier.yml\n' > "$project/ansible.cfg"
+(cd / && ANSIBLE_CONFIG="$project/ansible.cfg" ansible-playbook "${abs_inventory[@]}" "${vault[@]}" "$project/playbooks/config-sources.yml" "$@")
+(cd "$project" && STRATA_HIER_CONFIG=store/hier.yml ansible-playbook "${abs_inventory[@]}" "${vault[@]}" playbooks/config-sources.yml "$@")
+# config= wins over ansible.cfg, relative to the playbook
+printf '[strata_hier]\nconfig = nowhere/hier.yml\n' > "$project/ansible.cfg"
+(cd / && ANSIBLE_CONFIG="$project/ansible.cfg" ansible-playbook "${abs_inventory[@]}" "${vault[@]}" "$project/playbooks/config-relative.yml" -e config=../store/data/Datum.yml "$@")
+# the error names the path it resolved
+if (cd / && ANSIBLE_CONFIG="$project/ansible.cfg" ansible-playbook "${abs_inventory[@]}" "${vault[@]}" "$project/playbooks/config-sources.yml" > "$work/cfg-missing.txt" 2>&1); then
+    echo "a missing configuration from ansible.cfg did not fail"; exit 1
+fi
+grep -q "$project/nowhere/hier.yml not found" "$work/cfg-missing.txt" || { cat "$work/cfg-missing.txt"; exit 1; }
+
+# -vvv prints the levels read, one line each, each word once
 ansible-playbook "${inventory[@]}" "${vault[@]}" broken.yml -e "bad_config=$examples/hier.yml" -vvv > "$work/trace.txt"
 grep -q "strata.hier.hier DSCFile01 Timezone: rule 'default_lookup_options', strategy MostSpecific" "$work/trace.txt"
-grep -Eq "Locations/%\{Location\} +found +Locations/Frankfurt.yml" "$work/trace.txt"
+grep -Eq "^  Locations/%\{Location\} +found +Locations/Frankfurt.yml$" "$work/trace.txt"
+grep -Eq "^  Roles/%\{Role\} +not found +Roles/FileServer$" "$work/trace.txt"
+if grep -E "not found.*not found" "$work/trace.txt"; then echo "the trace repeats itself"; exit 1; fi
+ansible -i inventory.yml Orphan01 -m ansible.builtin.debug -vvv \
+    -a "msg={{ lookup('strata.hier.hier', 'Timezone', config='$examples/hier.yml', default='') }}" > "$work/trace-skipped.txt" 2>&1
+grep -Eq "^  Locations/%\{Location\} +skipped +\(variable 'Location' is undefined\)$" "$work/trace-skipped.txt" \
+    || { cat "$work/trace-skipped.txt"; exit 1; }
 
 # expect_failure NAME PATTERN CONFIG [KEY]: the lookup fails and says PATTERN
 expect_failure() {

@@ -121,3 +121,30 @@ for host in $hosts; do
 done
 VAULTED_FILES=no python check_rsop.py "$work/novault" "$work/expected-novault" false
 grep -qF 'lon.contoso.com' "$work/novault/DSCWeb01.yml"      # no longer vaulted: written
+
+# CI recipe of docs/rsop.md ("Failing when there is nothing to write"), its ansible.cfg and rsop.yml as written
+# there: a failed inventory source or an empty inventory fails the run; without it, the run passes on nothing.
+ci=$work/ci
+cp -r "$examples" "$ci"
+python ../setup_strata_examples/markdown_files.py "$examples/../../docs/rsop.md" "Failing when there is nothing to write" "$ci"
+[[ -f $ci/ansible.cfg && -f $ci/rsop.yml ]]
+# the trap: no vault password for the whole-file vaulted Locations/London.yml, the source fails, nothing is written
+ansible-playbook -i "$ci/nodes.hier.yml" rsop.yml -e "rsop_dir=$ci/trap" > "$work/trap.log" 2>&1 || { cat "$work/trap.log"; exit 1; }
+grep -q 'no hosts matched' "$work/trap.log"
+[[ ! -e $ci/trap ]]
+# the recipe's settings: the failed source fails the run
+if ANSIBLE_CONFIG=$ci/ansible.cfg ansible-playbook -i "$ci/nodes.hier.yml" "$ci/rsop.yml" > "$work/ci-nopass.log" 2>&1; then
+    cat "$work/ci-nopass.log"; echo "a failed inventory source passed"; exit 1
+fi
+grep -q 'Completely failed to parse inventory source .*nodes.hier.yml' "$work/ci-nopass.log" || { cat "$work/ci-nopass.log"; exit 1; }
+# the recipe's host count: an inventory with no node fails the run (here a nodes glob that matches nothing)
+sed -i 's|^nodes: .*|nodes: "NoSuchFolder/*"|' "$ci/hier.yml"
+if ANSIBLE_CONFIG=$ci/ansible.cfg ansible-playbook -i "$ci/nodes.hier.yml" "${vault[@]}" "$ci/rsop.yml" > "$work/ci-empty.log" 2>&1; then
+    cat "$work/ci-empty.log"; echo "an empty inventory passed"; exit 1
+fi
+grep -q 'The inventory has no host, so there would be nothing to write' "$work/ci-empty.log" || { cat "$work/ci-empty.log"; exit 1; }
+[[ ! -e $ci/rsop ]]
+# and with the password and nodes, the same files as the role writes anywhere
+sed -i 's|^nodes: .*|nodes: "AllNodes/*/*"|' "$ci/hier.yml"
+ANSIBLE_CONFIG=$ci/ansible.cfg ansible-playbook -i "$ci/nodes.hier.yml" "${vault[@]}" "$ci/rsop.yml" > "$work/ci.log" 2>&1 || { cat "$work/ci.log"; exit 1; }
+diff -r "$work/plain" "$ci/rsop"

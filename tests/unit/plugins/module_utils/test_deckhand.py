@@ -14,7 +14,8 @@ import pytest
 import yaml
 
 from ansible_collections.strata.hier.plugins.module_utils.deckhand import (
-    Renderer, layer_documents, parse_document, parse_path,
+    InvalidDocumentParent, Renderer, SubstitutionDependencyCycle, layer_documents, parse_action_path, parse_document,
+    parse_path,
 )
 from ansible_collections.strata.hier.plugins.module_utils.errors import DocumentError, MergeDepthError, MergeError
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import looped, nested
@@ -215,15 +216,43 @@ def test_parent_labels_are_a_superset_of_the_selector():
     assert rendered(documents, 's') == {'a': 1, 'b': 2}
 
 
-def test_nearest_layer_wins_and_other_schemas_never_layer():
+def test_nearest_layer_wins():
     documents = [
         policy(),
         document('g', 'global', {'from': 'global'}, labels={'k': 'v'}),
-        document('other', 'region', {'from': 'other schema'}, labels={'k': 'v'}, schema='example/Other/v1'),
-        document('s1', 'site', {}, labels={'k': 'v'}),      # same layer: never a parent
+        document('other', 'region', {'from': 'other schema'}, labels={'k': 'other'}, schema='example/Other/v1'),
         document('s2', 'site', {'b': 2}, selector={'k': 'v'}, actions=[('merge', '.')]),
     ]
     assert rendered(documents, 's2') == {'from': 'global', 'b': 2}
+
+
+@pytest.mark.parametrize('intruder, why', [
+    (document('other', 'region', {}, labels={'k': 'v'}, schema='example/Other/v1'),
+     'matches the labels of example/Other/v1/other (layer region), a document of another schema'),
+    (document('s1', 'site', {}, labels={'k': 'v'}),
+     "matches the labels of example/Kind/v1/s1 (layer site), which is not in a layer above 'site'"),
+    (document('s1', 'site', {}, labels={'k': 'v', 'extra': 1}, abstract=True),
+     "matches the labels of example/Kind/v1/s1 (layer site), which is not in a layer above 'site'"),
+])
+def test_matching_labels_of_another_schema_or_not_above_are_errors(intruder, why):
+    # Deckhand's engine raises InvalidDocumentParent for both, naming both documents.
+    documents = [policy(), document('g', 'global', {'a': 1}, labels={'k': 'v'}), intruder,
+                 document('s2', 'site', {'b': 2}, selector={'k': 'v'}, actions=[('merge', '.')])]
+    with pytest.raises(InvalidDocumentParent) as error:
+        layer_documents(documents)
+    assert str(error.value) == ("example/Kind/v1/s2 (layer site): its parentSelector {'k': 'v'} %s%s "
+                                "(Deckhand: InvalidDocumentParent)"
+                                % (why, '; documents of different schemas are never layered together'
+                                   if 'schema' in why else ' (layerOrder: global, region, site); a parent must be '
+                                   'in a higher layer'))
+
+
+def test_a_lower_layer_match_is_an_error():
+    documents = [policy(), document('g', 'global', {'a': 1}, labels={'k': 'v'}),
+                 document('r', 'region', {'b': 2}, selector={'k': 'v'}, actions=[('merge', '.')]),
+                 document('s', 'site', {}, labels={'k': 'v'})]
+    assert "matches the labels of example/Kind/v1/s (layer site), which is not in a layer above 'region'" in \
+        failure(documents)
 
 
 def test_grandparent_when_the_nearer_layer_has_no_match():
@@ -358,12 +387,34 @@ def test_scalar_data_sections():
 @pytest.mark.parametrize('text, path', [
     ('.', ()), ('$', ()), ('$.a', ('a',)), (' .a.b ', ('a', 'b')), ('.a[0]', ('a', 0)),
     ('.a[10].b-c', ('a', 10, 'b-c')), (".'a.b'[1]", ('a.b', 1)), ('.a["x y"]', ('a', 'x y')),
+    # Deckhand adds the leading dot: a.b is .a.b; .data is a key here (substitution paths)
+    ('a.b', ('a', 'b')), ('a', ('a',)), ('.data.a', ('data', 'a')), ('[0].a', (0, 'a')), ('.[0]', (0,)),
 ])
 def test_parse_path(text, path):
     assert parse_path(text) == path
 
 
-@pytest.mark.parametrize('text', ['a.b', '.a[x]', '.a..b', '.a[-1]', '.a.', '.a[*]', 5])
+@pytest.mark.parametrize('text, path', [
+    # Deckhand's layering actions read a leading .data or $.data as the data section itself.
+    ('.data', ()), ('$.data', ()), ('.data.a[0]', ('a', 0)), ('$.data.a.b', ('a', 'b')), ('.data[1]', (1,)),
+    ('data.a', ('data', 'a')), ('a.b', ('a', 'b')), ('.', ()),
+    # ... but only a whole key named data: Deckhand's engine turns .database.host into .base.host
+    ('.database.host', ('database', 'host')), ('.data_x', ('data_x',)), ('.data.data', ('data',)),
+])
+def test_parse_action_path(text, path):
+    assert parse_action_path(text) == path
+
+
+def test_action_paths_as_deckhand_normalises_them():
+    parent = {'a': [{'x': 1, 'y': 2}], 'keep': 1}
+    child = {'a': [{'x': 7}], 'b': 4}
+    assert rendered(one_action('merge', '.data.a[0]', child, parent), 'child') == {'a': [{'x': 7, 'y': 2}], 'keep': 1}
+    assert rendered(one_action('merge', '.data', child, parent), 'child') == {'a': [{'x': 7}], 'b': 4, 'keep': 1}
+    assert rendered(one_action('replace', 'b', child, parent), 'child') == {'a': [{'x': 1, 'y': 2}], 'keep': 1, 'b': 4}
+    assert rendered(one_action('delete', '$.data.keep', child, parent), 'child') == {'a': [{'x': 1, 'y': 2}]}
+
+
+@pytest.mark.parametrize('text', ['.a[x]', '.a..b', '.a[-1]', '.a.', '.a[*]', 5])
 def test_bad_paths(text):
     with pytest.raises(DocumentError):
         parse_path(text)
@@ -436,15 +487,11 @@ def test_no_policy_is_needed_when_nothing_layers():
     assert layer_documents([]).documents == []
 
 
-def test_warnings_for_several_policies_and_substitutions():
+def test_warning_for_several_policies():
     documents = sample()
     documents.append(policy(name='second'))
-    documents[3]['metadata']['substitutions'] = [{'src': {}, 'dest': {}}]
-    warnings = layer_documents(documents).warnings
-    assert warnings == [
+    assert layer_documents(documents).warnings == [
         '2 LayeringPolicy documents were given; using the first, deckhand/LayeringPolicy/v1/layering-policy',
-        '1 document(s) have metadata.substitutions (first: example/Kind/v1/site-1234 (layer site)); '
-        'layer_documents does not apply substitutions',
     ]
 
 
@@ -475,24 +522,25 @@ def test_layer_not_in_layer_order():
     documents = sample()
     documents[3]['metadata']['layeringDefinition']['layer'] = 'zone'
     assert failure(documents) == ("example/Kind/v1/site-1234 (layer zone): layer 'zone' is not in the "
-                                  "LayeringPolicy's layerOrder (global, region, site)")
+                                  "LayeringPolicy's layerOrder (global, region, site) (Deckhand: InvalidDocumentLayer)")
 
 
 def test_unknown_action_method():
     message = failure(one_action('append', '.a'))
     assert message == ("example/Kind/v1/child (layer site): action 1: unknown method 'append'; "
-                       "valid methods: merge, replace, delete")
+                       "valid methods: merge, replace, delete (Deckhand: UnsupportedActionMethod)")
 
 
 def test_ambiguous_parent():
-    documents = sample()
-    twin = copy.deepcopy(documents[2])
-    twin['metadata']['name'] = 'region-5678'
-    documents.append(twin)
+    documents = [policy(), document('global-1234', 'global', {}, labels={'g': 1})]
+    documents += [document(name, 'region', {}, labels={'key1': 'value1'}, selector={'g': 1}, actions=[('merge', '.')])
+                  for name in ('region-1234', 'region-5678')]
+    documents.append(document('site-1234', 'site', {}, selector={'key1': 'value1'}, actions=[('merge', '.')]))
     message = failure(documents)
     assert message.startswith("example/Kind/v1/site-1234 (layer site): its parentSelector {'key1': 'value1'} "
                               "matches 2 documents in layer 'region'")
-    assert 'example/Kind/v1/region-1234 (layer region), example/Kind/v1/region-5678 (layer region)' in message
+    assert message.endswith('example/Kind/v1/region-1234 (layer region), example/Kind/v1/region-5678 (layer region); '
+                            'a document has exactly one parent (Deckhand: IndeterminateDocumentParent)')
 
 
 def test_ambiguity_only_counts_the_nearest_layer():
@@ -515,23 +563,24 @@ def test_a_document_selecting_itself():
                                   "'global' has these labels; a document cannot be its own parent")
 
 
-def test_cycles_are_errors():
-    # Parents always sit in a higher layer, so documents cannot form a cycle; the renderer still refuses one.
+def test_layering_cycles_are_errors():
+    # Parents always sit in a higher layer, so documents cannot form a cycle through layering alone;
+    # the ordering still refuses one.
     first = parse_document(0, document('first', 'global', {}, actions=[('merge', '.')]))
     second = parse_document(1, document('second', 'site', {}, actions=[('merge', '.')]))
     first.parent, second.parent = second, first
-    with pytest.raises(DocumentError, match='layering cycle: example/Kind/v1/first .* -> example/Kind/v1/second '
-                                            r'\(layer site\) -> example/Kind/v1/first'):
-        Renderer().data(first)
+    cycle = r'example/Kind/v1/first .* -> example/Kind/v1/second \(layer site\) -> example/Kind/v1/first'
+    with pytest.raises(SubstitutionDependencyCycle, match=cycle):
+        Renderer([first, second], []).order()
     first.parent = first
-    with pytest.raises(DocumentError, match='layering cycle'):
-        Renderer().data(first)
+    with pytest.raises(SubstitutionDependencyCycle):
+        Renderer([first], []).order()
 
 
 @pytest.mark.parametrize('documents, words', [
     ([policy(), 'text'], ['document 1 (counting from 0) is a str']),
     ([policy(), {'schema': SCHEMA, 'metadata': {}}], ['document 1 (counting from 0) needs a schema and a metadata.name']),
-    ([policy(), document('d', 'global', {}, actions=[('merge', 'a')])], ["the path 'a' must start with"]),
+    ([policy(), document('d', 'global', {}, actions=[('merge', '.a[*]')])], ["cannot read the path '.a[*]'"]),
     ([policy(), document('d', 'global', {}, actions=[('merge', '.a[x]')])], ["cannot read the path '.a[x]'"]),
     ([policy(), dict(document('d', 'site', {}), metadata={'name': 'd', 'layeringDefinition': {'actions': 'x'}})],
      ['actions must be a list']),

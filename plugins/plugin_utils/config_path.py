@@ -1,0 +1,53 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""Where a relative path option is relative to: the place that set it (docs/hierarchy.md).
+
+- from ansible.cfg: the folder of that ansible.cfg, as Ansible's own path settings;
+- from an environment variable: the working directory;
+- given directly (``config=`` of a lookup, an option of an inventory source): ``base_dir``,
+  which the plugin chooses (the playbook's folder, the inventory source's folder).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Mapping, Optional
+
+DIRECT = 'Direct'
+
+
+def option_origin(plugin, option: str, direct: Optional[Mapping] = None) -> str:
+    """Where the plugin's option came from: ``Direct``, ``env: NAME`` or the path of an ansible.cfg.
+
+    ansible-core 2.16's get_option_and_origin asks the configuration again and does not know
+    values given directly, hence ``direct`` (the keyword arguments of a lookup call) first.
+    """
+    if direct and direct.get(option) is not None:
+        return DIRECT
+    try:
+        origin = plugin.get_option_and_origin(option)[1]
+    except KeyError:    # 2.16, an option set only directly (an inventory source's)
+        return DIRECT
+    return origin if isinstance(origin, str) else DIRECT
+
+
+def resolve_option_path(plugin, option: str, base_dir: str, direct: Optional[Mapping] = None) -> Optional[str]:
+    """The plugin's path option, absolute and with ``~`` expanded; None when it is not set."""
+    value = plugin.get_option(option)
+    if not value:
+        return None
+    path = os.path.expanduser(str(value))
+    if not os.path.isabs(path):
+        path = os.path.join(_relative_to(option_origin(plugin, option, direct), base_dir), path)
+    return os.path.normpath(path)
+
+
+def _relative_to(origin: str, base_dir: str) -> str:
+    if origin.startswith('env:'):
+        return os.getcwd()
+    if os.path.isabs(origin) and os.path.isfile(origin):
+        return os.path.dirname(origin)      # the ansible.cfg that set it
+    return base_dir

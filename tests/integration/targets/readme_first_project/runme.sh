@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The README's "Install and use" as a new user meets it: the collection built into a tarball (its file list
+# checked), installed with ansible-galaxy into an empty project, and the README's first project run there with
+# nothing of the test harness around (no ANSIBLE_* variable, the project's own ansible.cfg).
+set -eux
+
+# shellcheck source=../setup_strata_examples/examples.sh
+source ../setup_strata_examples/examples.sh
+root=$(cd "$(strata_examples)/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# --- the built collection
+ansible-galaxy collection build --output-path "$work/dist" "$root"
+tarballs=("$work"/dist/strata-hier-*.tar.gz)
+[[ ${#tarballs[@]} -eq 1 && -f ${tarballs[0]} ]]
+tarball=${tarballs[0]}
+tar -tzf "$tarball" > "$work/files.txt"
+for wanted in LICENSE README.md MANIFEST.json meta/runtime.yml meta/execution-environment.yml \
+    meta/ee-requirements.txt plugins/lookup/hier.py roles/rsop/tasks/main.yml examples/hierarchy/hier.yml; do
+    grep -qx "$wanted" "$work/files.txt" || { echo "the tarball lacks $wanted"; exit 1; }
+done
+tar -xzOf "$tarball" LICENSE | head -n 2 | tr -s ' ' | grep -q 'GNU GENERAL PUBLIC LICENSE Version 3' ||
+    tar -xzOf "$tarball" LICENSE | head -n 3 | grep -q 'Version 3, 29 June 2007'
+if grep -E '(^|/)vault-password|^(tests/output|\.build|\.venvs|\.ansible|\.git|scripts|bench|docs/site)(/|$)' \
+    "$work/files.txt"; then
+    echo "the tarball holds secrets or build and test files"; exit 1
+fi
+if tar -xzOf "$tarball" MANIFEST.json | grep -q 'example\.invalid'; then echo "placeholder URLs in MANIFEST.json"; exit 1; fi
+
+# --- an empty project with the README's files, the collection installed into it
+project=$work/project
+mkdir "$project"
+python ../setup_strata_examples/markdown_files.py "$root/README.md" "A first project" "$project"
+clean_env=()
+for name in $(compgen -e ANSIBLE_); do clean_env+=(-u "$name"); done
+# as_user CMD...: CMD in the project, without the test harness's ANSIBLE_* variables
+as_user() {
+    (cd "$project" && env "${clean_env[@]}" ANSIBLE_NOCOLOR=true "$@")
+}
+as_user ansible-galaxy collection install -p ./collections "$tarball" > "$work/install.txt" 2>&1 || { cat "$work/install.txt"; exit 1; }
+cat "$work/install.txt"
+if grep -q '\[WARNING\]' "$work/install.txt"; then echo "ansible-galaxy warned"; exit 1; fi
+as_user ansible-galaxy collection list strata.hier > "$work/list.txt"
+grep -q "^# $project/collections/ansible_collections" "$work/list.txt" || { cat "$work/list.txt"; exit 1; }
+as_user ansible-doc -t lookup strata.hier.hier > "$work/doc.txt"
+grep -q "$project/collections/ansible_collections/strata/hier/plugins/lookup/hier.py" "$work/doc.txt"
+
+# the README's commands and what it says they print
+as_user ansible-inventory --graph --vars > "$work/graph.txt" 2>&1 || { cat "$work/graph.txt"; exit 1; }
+cat "$work/graph.txt"
+grep -A1 -- '--@role_web:' "$work/graph.txt" | grep -q -- '--web01$'
+grep -A1 -- '--@role_db:' "$work/graph.txt" | grep -q -- '--db01$'
+if grep -q '\[WARNING\]' "$work/graph.txt"; then echo "ansible-inventory warned"; exit 1; fi
+as_user ansible-playbook playbook.yml > "$work/play.txt" 2>&1 || { cat "$work/play.txt"; exit 1; }
+cat "$work/play.txt"
+# the two lines the README shows (the db01 one shortened there)
+expected_web="web01: packages ['nginx', 'openssh-server', 'chrony'], NTP {'servers': ['0.pool.ntp.org', '1.pool.ntp.org'], 'makestep': '1.0 3'}"
+expected_db="db01: packages ['ntpsec', 'postgresql', 'openssh-server'], NTP {'makestep': '0.1 -1', 'servers': "
+grep -qF "# $expected_web" "$root/README.md"
+grep -qF "\"msg\": \"$expected_web\"" "$work/play.txt"
+grep -qF "\"msg\": \"$expected_db" "$work/play.txt"
+for host in web01 db01; do
+    grep -Eq "^$host +: ok=2 +changed=0 +unreachable=0 +failed=0 " "$work/play.txt"
+done
+if grep -q '\[WARNING\]' "$work/play.txt"; then echo "ansible-playbook warned"; exit 1; fi
