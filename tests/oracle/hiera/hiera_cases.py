@@ -1075,6 +1075,7 @@ def unique_cases(book: Book) -> None:
             empty_list: []
             mixed: [1, "1", 1.0, true, "true", ~]
             two_hashes: {a: 1}
+            null_lowest: [a]
             ''',
         'role': '''
             flat: [a, b]
@@ -1099,10 +1100,11 @@ def unique_cases(book: Book) -> None:
             single_nested_dupes: [a, [a]]
             single_scalar: s
             single_null: ~
+            null_lowest: ~
             '''})
     for key in ('flat', 'scalars', 'hash_and_scalar', 'null_first', 'null_second', 'nested_dupes', 'empty_string',
                 'empty_list', 'mixed', 'two_hashes', 'hashes_in_lists', 'only_hash', 'single_dupes',
-                'single_nested_dupes', 'single_scalar', 'single_null'):
+                'single_nested_dupes', 'single_scalar', 'single_null', 'null_lowest'):
         book.ask(repo, 'unique.' + key.replace('_', '-'), key, feature, merge='unique')
     book.ask(repo, 'unique.explain', 'flat', feature, merge='unique', explain=True)
     book.ask(repo, 'unique.type-error-explain', 'two_hashes', feature + ['error'], merge='unique', explain=True)
@@ -1180,6 +1182,8 @@ def deep_cases(book: Book) -> None:
             null_nested: {k: ~, j: ~}
             empty_string_high: ""
             dupes_high_only: {l: [a, a, b]}
+            new_key: {l: [a, a, b]}
+            new_key_markers: {m: [--a, a, b, b]}
             dupes_low: {l: [c]}
             top_list: [b, a]
             ''',
@@ -1197,12 +1201,16 @@ def deep_cases(book: Book) -> None:
             null_nested: {k: 1, j: {x: 1}}
             empty_string_high: {a: 1}
             dupes_low: {l: [a, a]}
+            new_key: {other: 1}
+            new_key_markers: {other: 1}
             only_dupes: [a, a]
             '''})
     for key in ('d', 'null_high', 'empty_hash_high', 'hash_over_array', 'array_over_hash', 'scalar_over_hash',
                 'false_low', 'null_nested', 'empty_string_high', 'dupes_high_only', 'dupes_low', 'top_list',
-                'only_dupes'):
+                'only_dupes', 'new_key', 'new_key_markers'):
         book.ask(repo, 'deep.' + key.replace('_', '-'), key, feature, merge='deep')
+    book.ask(repo, 'knockout.new-key-markers', 'new_key_markers', feature + ['merge:knockout'], merge='deep',
+             knockout_prefix='--')
     book.ask(repo, 'deep.explain', 'd', feature, merge='deep', explain=True)
 
     feature = ['merge:deep', 'merge:knockout']

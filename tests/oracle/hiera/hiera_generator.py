@@ -64,16 +64,16 @@ class Level:
         self.kind = kind
 
 
-def fact_path(rng: random.Random, facts: Dict[str, Any], node: str) -> Tuple[str, str, str]:
-    """A path template interpolating one fact, the path it resolves to, and its feature."""
+def fact_path(rng: random.Random, facts: Dict[str, Any], node: str) -> Tuple[str, str]:
+    """A path template interpolating one fact, and the path it resolves to."""
     choices = [
-        ('nodes/%{trusted.certname}.yaml', 'nodes/%s.yaml' % node, 'interpolation:path'),
-        ('roles/%{facts.role}.yaml', 'roles/%s.yaml' % facts.get('role', ''), 'interpolation:path'),
-        ('os/%{facts.os.family}.yaml', 'os/%s.yaml' % facts['os']['family'], 'interpolation:path'),
-        ('dc/%{::datacenter}.yaml', 'dc/%s.yaml' % facts['datacenter'], 'interpolation:path'),
-        ('tier/%{tier}.yaml', 'tier/%s.yaml' % facts['tier'], 'interpolation:path'),
+        ('nodes/%{trusted.certname}.yaml', 'nodes/%s.yaml' % node),
+        ('roles/%{facts.role}.yaml', 'roles/%s.yaml' % facts.get('role', '')),
+        ('os/%{facts.os.family}.yaml', 'os/%s.yaml' % facts['os']['family']),
+        ('dc/%{::datacenter}.yaml', 'dc/%s.yaml' % facts['datacenter']),
+        ('tier/%{tier}.yaml', 'tier/%s.yaml' % facts['tier']),
         ('os/%{facts.os.family}/%{facts.os.release.major}.yaml',
-         'os/%s/%s.yaml' % (facts['os']['family'], facts['os']['release']['major']), 'interpolation:path'),
+         'os/%s/%s.yaml' % (facts['os']['family'], facts['os']['release']['major'])),
     ]
     return rng.choice(choices)
 
@@ -85,13 +85,13 @@ def random_level(rng: random.Random, number: int, facts: Dict[str, Any], node: s
     name = 'level %d (%s)' % (number, kind)
     extension = 'json' if default_format == 'json' else 'yaml'
     if kind in ('path', 'missing'):
-        template, resolved, _ = fact_path(rng, facts, node)
+        template, resolved = fact_path(rng, facts, node)
         template, resolved = template.replace('.yaml', '.' + extension), resolved.replace('.yaml', '.' + extension)
         if kind == 'missing':
             return Level({'name': name, 'path': 'absent/' + template}, [], kind)
         return Level({'name': name, 'path': template}, [(datadir + '/' + resolved, default_format)], kind)
     if kind == 'paths':
-        first, resolved, _ = fact_path(rng, facts, node)
+        first, resolved = fact_path(rng, facts, node)
         second = 'shared-%d.%s' % (number, extension)
         paths = [first.replace('.yaml', '.' + extension), second]
         rng.shuffle(paths)
@@ -111,13 +111,13 @@ def random_level(rng: random.Random, number: int, facts: Dict[str, Any], node: s
         variable = rng.choice(['facts.apps', 'apps'])
         return Level({'name': name, 'mapped_paths': [variable, 'app', 'apps/%{app}.' + extension]}, files, kind)
     if kind == 'datadir':
-        template, resolved, _ = fact_path(rng, facts, node)
+        template, resolved = fact_path(rng, facts, node)
         template, resolved = template.replace('.yaml', '.' + extension), resolved.replace('.yaml', '.' + extension)
         return Level({'name': name, 'datadir': 'site-data', 'path': template}, [('site-data/' + resolved, default_format)],
                      kind)
     # json (or yaml, when json is the default) through the level's own data_hash
     other = 'yaml' if default_format == 'json' else 'json'
-    template, resolved, _ = fact_path(rng, facts, node)
+    template, resolved = fact_path(rng, facts, node)
     template, resolved = template.replace('.yaml', '.' + other), resolved.replace('.yaml', '.' + other)
     return Level({'name': name, 'path': template, 'data_hash': other + '_data'}, [(datadir + '/' + resolved, other)],
                  'json' if other == 'json' else 'yaml')
@@ -143,7 +143,7 @@ def value_of_shape(rng: random.Random, shape: str, depth: int = 0) -> Any:
     if shape == 'scalar':
         return scalar(rng, markers=True)
     if shape == 'list':
-        items = [scalar(rng, markers=True) for _ in range(rng.randint(0, 4))]
+        items = [scalar(rng, markers=True) for _number in range(rng.randint(0, 4))]
         if rng.random() < 0.15:
             items.append([rng.choice(WORDS), [rng.choice(WORDS)]])
         return items
@@ -157,7 +157,7 @@ def value_of_shape(rng: random.Random, shape: str, depth: int = 0) -> Any:
                 for key in rng.sample(SUBKEYS, rng.randint(1, 3))}
     if shape == 'list_of_maps':
         return [{key: scalar(rng, markers=False) for key in rng.sample(SUBKEYS, rng.randint(1, 2))}
-                for _ in range(rng.randint(0, 3))]
+                for _number in range(rng.randint(0, 3))]
     return value_of_shape(rng, rng.choice(SHAPES[:-1]), depth + 1)
 
 

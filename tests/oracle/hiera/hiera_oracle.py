@@ -314,13 +314,14 @@ def check_corpus(corpus_path: str) -> int:
     return len(differences)
 
 
-def verify_cli(corpus_path: str, count: int, puppet: str, timeout: float, jobs: int) -> int:
-    """Re-ask `count` recorded cases (spread over the corpus) with real `puppet lookup` processes and
-    compare; the number of differences."""
+def verify_cli(corpus_path: str, count: int, only: Optional[str], puppet: str, timeout: float, jobs: int) -> int:
+    """Re-ask `count` recorded cases (spread over the corpus, or over those whose id matches `only`) with
+    real `puppet lookup` processes and compare; the number of differences."""
     with open(corpus_path, encoding='utf-8') as stream:
         corpus = json.load(stream)
-    step = max(1, len(corpus['cases']) // max(1, count))
-    cases = corpus['cases'][::step][:count]
+    cases = [case for case in corpus['cases'] if not only or re.search(only, case['id'])]
+    step = max(1, len(cases) // max(1, count))
+    cases = cases[::step][:count]
     runner = Runner('cli', jobs, puppet, timeout)
     try:
         results = runner.run(corpus['repositories'], cases, progress=True)
@@ -357,7 +358,7 @@ def main() -> int:
         print('puppet is not installed (no `puppet` on PATH): the Hiera oracle is skipped. See README.md.')
         return 0
     if args.verify_cli:
-        return 1 if verify_cli(args.out, args.verify_cli, puppet, args.timeout, args.jobs) else 0
+        return 1 if verify_cli(args.out, args.verify_cli, args.only, puppet, args.timeout, args.jobs) else 0
     questions = build_questions(args.seed, args.generated, args.only)
     started = time.time()
     runner = Runner(args.mode, args.jobs, puppet, args.timeout)
