@@ -153,24 +153,23 @@ def split_stderr(stderr: str) -> Dict[str, List[str]]:
     return groups
 
 
-SILENT_ERROR_MARKERS = ('Could not run', 'Error', 'error', 'Unable to parse', 'must', 'mismatch', 'Recursive',
-                        'not allowed', 'Unknown', 'Syntax', 'expects', 'wrong type')
+EXPLAIN_HEADINGS = ('Searching for ', 'Using merge options from ', 'Invalid key ')
+NOT_FOUND = 'Function lookup() did not find a value'
 
 
 def silent_error(explain_text: str) -> Optional[str]:
-    """The message of a LookupError that `puppet lookup` swallows (exit 1, nothing printed) but reports as
-    the last line of its explanation; None when the explanation ends in a plain 'not found'."""
-    lines = [line for line in explain_text.rstrip('\n').splitlines() if line.strip()]
-    if not lines:
+    """The message of a LookupError that `puppet lookup` swallows (exit 1, nothing printed) but writes, unindented,
+    at the end of its explanation; None when the explanation ends in the plain 'not found' message."""
+    message: List[str] = []
+    for line in reversed(explain_text.rstrip('\n').splitlines()):
+        if not line.strip():
+            continue
+        if line[0].isspace() or line.startswith(EXPLAIN_HEADINGS):
+            break
+        message.insert(0, line)
+    if not message or message[0].startswith(NOT_FOUND):
         return None
-    last = lines[-1].strip()
-    if last.startswith('Function lookup() did not find a value'):
-        return None
-    if last.startswith(('No such key', 'Invalid key')) or re.match(r'^Path ".*"$', last) or \
-            last in ('Path not found', 'Not found'):
-        return None
-    indentation = len(lines[-1]) - len(lines[-1].lstrip())
-    return last if indentation == 0 else None
+    return '\n'.join(message)
 
 
 def interpret(case: dict, paths: Dict[str, str], plain: Dict[str, Any], explained: Optional[Dict[str, Any]]) -> dict:
