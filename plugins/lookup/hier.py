@@ -110,10 +110,14 @@ from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.lookup import LookupBase
 from ansible.utils.display import Display
 
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, plain, trust_as_template
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
+    CompleteMessage, decrypted, is_vault_value, plain, plain_scalar, trust_as_template,
+)
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
 
 display = Display()
 
@@ -124,9 +128,10 @@ class LookupModule(LookupBase):
         self.set_options(var_options=variables, direct=kwargs)
         try:
             return self._run(terms, variables or {}, kwargs)
-        except (ConfigError, HierarchyError, StoreError) as exc:
-            # a lookup error, so that ansible-core 2.16 shows the message rather than an "unhandled exception"
-            raise AnsibleLookupError(to_native(exc), orig_exc=exc)
+        except (ConfigError, HierarchyError, StoreError, MergeError) as exc:
+            # a lookup error, so that ansible-core 2.16 shows the message rather than an "unhandled exception";
+            # no orig_exc: 2.16 would append the same message again ("X. X")
+            raise _LookupError(to_native(exc)) from exc
 
     def _run(self, terms, variables, kwargs):
         hierarchy = get_hierarchy(self._config_path(), self._loader)
@@ -172,7 +177,7 @@ class LookupModule(LookupBase):
             value = self._query(value)
         if self.get_option('render'):
             value = self._render(value)
-        return plain(value) if is_vault_value(value) else value
+        return decrypted(value) if is_vault_value(value) else value
 
     def _query(self, value):
         try:
@@ -181,16 +186,16 @@ class LookupModule(LookupBase):
             raise AnsibleLookupError('strata.hier.hier: query= needs the jmespath Python library '
                                      '(pip install jmespath on the controller)')
         try:
-            return jmespath.search(self.get_option('query'), plain(value))
+            found = jmespath.search(self.get_option('query'), rebuild(value, _seal))
         except jmespath.exceptions.JMESPathError as exc:
             raise AnsibleLookupError('strata.hier.hier: query %r: %s' % (self.get_option('query'), to_native(exc)))
+        return rebuild(found, _unseal)
 
     def _render(self, value):
-        if isinstance(value, dict):
-            return {key: self._render(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [self._render(item) for item in value]
-        if isinstance(value, str) and not is_vault_value(value) and ('{{' in value or '{%' in value):
+        return rebuild(value, self._render_text)
+
+    def _render_text(self, value):
+        if isinstance(value, str) and ('{{' in value or '{%' in value):
             return self._templar.template(trust_as_template(value))
         return value
 
@@ -203,3 +208,29 @@ class LookupModule(LookupBase):
             state = 'skipped' if level['skipped'] else 'found' if level['found'] else 'not found'
             display.vvv('  %-40s %-9s %s %s%s' % (level['level'], state, level['file'] or level['path'] or '',
                                                   level['reason'], ' (whole-file vaulted)' if level.get('vaulted') else ''))
+
+
+class _LookupError(CompleteMessage, AnsibleLookupError):
+    """The lookup's error: its message says everything."""
+
+
+class _Sealed(object):
+    """A vault value as JMESPath sees it: selectable, equal to nothing else, never decrypted (not even in an error
+    message, which shows the repr of a value)."""
+
+    __slots__ = ('value',)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        return '<vault value>'
+
+
+def _seal(value):
+    """Builtin types for JMESPath (it checks exact types), vault values sealed."""
+    return _Sealed(value) if is_vault_value(value) else plain_scalar(value)
+
+
+def _unseal(value):
+    return value.value if isinstance(value, _Sealed) else value
