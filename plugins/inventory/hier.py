@@ -96,7 +96,6 @@ from collections.abc import Mapping
 
 from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.module_utils.common.text.converters import to_native
-from ansible.plugins.cache import CachePluginAdjudicator
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 from ansible.utils.vars import isidentifier
 
@@ -138,10 +137,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def _read_source(self, path):
         """The source's options; a cache plugin that cannot start (a folder it cannot create) leaves the cache off."""
         self._cache_usable = True
+        before = getattr(self, '_cache', None)
         try:
             return self._read_config_data(path)
         except AnsibleError as exc:
-            if not self._options or not self.get_option('cache') or isinstance(self._cache, CachePluginAdjudicator):
+            # the options were read and the cache plugin failed to start (it is the last step)
+            if not self._options or not self.get_option('cache') or getattr(self, '_cache', None) is not before:
                 raise
             self._cache_trouble(path, 'cannot be opened', exc)
             self._cache_usable = False
