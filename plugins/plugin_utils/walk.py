@@ -93,9 +93,10 @@ def _enter(item: Any, path: Tuple[Any, ...], active: set) -> None:
     active.add(id(item))
 
 
-def expanded_size(value: Any, limit: int = EXPANDED_LIMIT) -> int:
+def expanded_size(value: Any, limit: Optional[int] = None) -> int:
     """How many values the data holds written out in full (aliases repeated), counted at the cost of the data as
-    written; DataSizeError past ``limit``, the depth error for data holding itself or nesting too deep."""
+    written; DataSizeError past ``limit`` (default EXPANDED_LIMIT), the depth error for data holding itself or nesting too deep."""
+    limit = EXPANDED_LIMIT if limit is None else limit
     sizes: Dict[int, int] = {}
     active: set = set()
 

@@ -130,3 +130,39 @@ def test_errors(data, kwargs, words):
         to_vaulted_yaml(data, **kwargs)
     for word in words:
         assert word in str(error.value)
+
+
+def nested(levels):
+    data = leaf = {}
+    for _level in range(levels):
+        leaf['a'] = {}
+        leaf = leaf['a']
+    return data
+
+
+@pytest.mark.parametrize('data', [nested(2000), nested(65)], ids=['2000 levels', '65 levels'])
+def test_deep_nesting_is_the_depth_error(data):
+    with pytest.raises(AnsibleFilterError, match=r'to_vaulted_yaml: data nests deeper than 64 levels'):
+        to_vaulted_yaml(data)
+
+
+def test_self_reference_is_the_depth_error():
+    data = {'a': [1]}
+    data['a'].append(data)
+    with pytest.raises(AnsibleFilterError, match=r"refers to itself .*at key path 'a/1'"):
+        to_vaulted_yaml(data)
+    loaded = DataLoader().load('Loop: &a\n  self: *a\n')
+    with pytest.raises(AnsibleFilterError, match='refers to itself'):
+        to_vaulted_yaml(loaded)
+
+
+def test_sixty_four_levels_are_written():
+    assert to_vaulted_yaml(nested(63)).count('a:') == 63
+
+
+def test_an_alias_bomb_is_refused_at_the_cost_of_its_text():
+    lines = ['l0: &l0 [a, b, c, d, e, f, g, h, i]']
+    lines += ['l%d: &l%d [%s]' % (level, level, ', '.join(['*l%d' % (level - 1)] * 9)) for level in range(1, 10)]
+    bomb = DataLoader().load('\n'.join(lines) + '\nBomb: *l9\n')
+    with pytest.raises(AnsibleFilterError, match='more than 1000000 values'):
+        to_vaulted_yaml(bomb)
