@@ -104,6 +104,7 @@ _raw:
 """
 
 import os
+from collections.abc import Mapping
 
 from ansible.errors import AnsibleLookupError, AnsibleUndefinedVariable
 from ansible.module_utils.common.text.converters import to_native
@@ -159,11 +160,20 @@ class LookupModule(LookupBase):
 
     def _fetch(self, variables, name):
         """A host variable, templated; undefined ones raise KeyError so the level is skipped."""
-        value = variables[name]
+        return self._templated(variables[name], name)
+
+    def _templated(self, value, name):
+        """A variable templated, a map key by key as a level reads it; a vault value as it is (templating would
+        decrypt it; Hierarchy.expand_levels refuses it)."""
+        if is_vault_value(value):
+            return value
+        if isinstance(value, Mapping):
+            return _TemplatedMap(value, self)
         try:
-            return self._templar.template(value)
+            value = self._templar.template(value)
         except AnsibleUndefinedVariable:
             raise KeyError(name)
+        return _TemplatedMap(value, self) if isinstance(value, Mapping) else value
 
     def _answer(self, resolution, kwargs):
         if not resolution.found:
@@ -208,6 +218,23 @@ class LookupModule(LookupBase):
             state = 'skipped' if level['skipped'] else 'found' if level['found'] else 'not found'
             display.vvv('  %-40s %-9s %s %s%s' % (level['level'], state, level['file'] or level['path'] or '',
                                                   level['reason'], ' (whole-file vaulted)' if level.get('vaulted') else ''))
+
+
+class _TemplatedMap(Mapping):
+    """A map of host variables whose items are templated when read (only those a level names)."""
+
+    def __init__(self, mapping, lookup):
+        self._mapping = mapping
+        self._lookup = lookup
+
+    def __getitem__(self, key):
+        return self._lookup._templated(self._mapping[key], key)
+
+    def __iter__(self):
+        return iter(self._mapping)
+
+    def __len__(self):
+        return len(self._mapping)
 
 
 class _LookupError(CompleteMessage, AnsibleLookupError):

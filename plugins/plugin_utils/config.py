@@ -17,9 +17,9 @@ from ansible.utils.display import Display
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import check_level, from_datum
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, LOADER_NO_CACHE
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
-from ansible_collections.strata.hier.plugins.plugin_utils.store import unreadable
+from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
 HIER_KEYS = ('datadir', 'hierarchy', 'nodes', 'default_lookup_options', 'lookup_options', 'case_insensitive_keys')
@@ -56,10 +56,7 @@ def load_config(path: str, loader: Any) -> HierarchyConfig:
     """Read a hier.yml or Datum.yml file (Datum's, by its name)."""
     if not os.path.isfile(path):
         raise ConfigError('hierarchy configuration %s not found' % path)
-    try:
-        data = loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
-    except Exception as exc:  # pylint: disable=broad-except  # named, with its line, on every ansible-core
-        raise ConfigError(unreadable(path, exc)) from exc
+    data = load_untrusted(loader, path, ConfigError)
     if not isinstance(data, Mapping):
         raise ConfigError('hierarchy configuration %s must be a map, not %s' % (path, type(data).__name__))
     return _from_datum(path, data) if is_datum_config(path) else _from_hier(path, data)

@@ -234,10 +234,7 @@ class DataStore:
         self._fresh.add(path)
         if cached and cached[0] == stat.st_mtime_ns and cached[1] == stat.st_size:
             return cached[2]
-        try:
-            data = self.loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
-        except Exception as exc:  # pylint: disable=broad-except  # any failure to read an untrusted file names it
-            raise StoreError(unreadable(path, exc)) from exc
+        data = load_untrusted(self.loader, path, StoreError)
         PARSE_COUNT['files'] += 1
         data = {} if data is None else data
         _PARSED[path] = (stat.st_mtime_ns, stat.st_size, data, _whole_file_vaulted(path))
@@ -253,6 +250,43 @@ class DataStore:
             return cached[3]
         below = path + os.sep
         return any(entry[3] for name, entry in _PARSED.items() if name.startswith(below))
+
+
+MAX_NESTING = 1000
+"""Deepest nesting a data file may have; Ansible's parser fails from ~500 levels, and its C parser (libyaml)
+crashes the whole process (a segmentation fault) from ~20,000."""
+
+_NESTING_MARKS = (b'[', b'{', b'- ', b'? ')
+
+
+def load_untrusted(loader: Any, path: str, error: type) -> Any:
+    """A data or configuration file through DataLoader; ``error`` naming the file (and line) when it cannot be."""
+    refuse_deep_nesting(path, error)
+    try:
+        return loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
+    except Exception as exc:  # pylint: disable=broad-except  # any failure to read an untrusted file names it
+        raise error(unreadable(path, exc)) from exc
+
+
+def refuse_deep_nesting(path: str, error: type) -> None:
+    """Refuse a file nesting deeper than MAX_NESTING before libyaml can crash on it. Only a file holding that many
+    nesting marks can, and only such a file is parsed (by PyYAML's pure-Python parser, which does not recurse)."""
+    with open(path, 'rb') as stream:
+        raw = stream.read()
+    if sum(raw.count(mark) for mark in _NESTING_MARKS) <= MAX_NESTING:
+        return
+    depth = 0
+    try:
+        for event in yaml.parse(raw, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_NESTING:
+                    raise error('%s:%d: the data nests deeper than %d levels'
+                                % (path, event.start_mark.line + 1, MAX_NESTING))
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return      # not YAML (or vault ciphertext): DataLoader says what is wrong
 
 
 def unreadable(path: str, exc: BaseException) -> str:
