@@ -104,7 +104,7 @@ from ansible_collections.strata.hier.plugins.module_utils.levels import split_le
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     LOADER_NO_CACHE, for_cache, from_cache, not_templates,
 )
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import DATUM_HANDLER, get_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import get_hierarchy, is_datum_handler
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
@@ -285,7 +285,7 @@ def _node_name(data, node_file):
     a Datum expression falls through to the next."""
     for key in ('NodeName', 'Name'):
         value = data.get(key) if isinstance(data, Mapping) else None
-        if value is None or (isinstance(value, str) and DATUM_HANDLER.search(value.strip())):
+        if value is None or (isinstance(value, str) and is_datum_handler(value)):
             continue
         return _checked_name(value, '%s %r' % (key, value), node_file)
     stem = os.path.splitext(os.path.basename(node_file))[0]

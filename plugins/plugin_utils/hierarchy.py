@@ -10,7 +10,6 @@ Used by the lookup plugin (and by the inventory plugin, which looks up every key
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -27,10 +26,18 @@ from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import wh
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DataStore
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
 
-# Datum handlers: [ENC=...] (Datum.ProtectedData) and [x= ... =] (Datum.InvokeCommand).
-# As Datum matches them (PowerShell's -match ignores case): InvokeCommand's [x= ... =] anywhere in a string,
-# ProtectedData's [ENC=...] as the whole value.
-DATUM_HANDLER = re.compile(r'\[x=[\s\S]*=\]|^\[ENC=[\s\S]*\]$', re.IGNORECASE)
+def is_datum_handler(text: str) -> bool:
+    """Whether a string holds a Datum handler, as Datum matches them (PowerShell's -match ignores case):
+    InvokeCommand's ``[x= ... =]`` anywhere in it, ProtectedData's ``[ENC=...]`` as the whole (stripped) value.
+
+    Datum's regexes, ``\\[x=[\\s\\S]*=\\]`` and ``^\\[ENC=[\\s\\S]*\\]$``, answered by plain string search: Python's
+    backtracking takes quadratic time on them (a string of 50,000 ``[x=`` took seconds).
+    """
+    lowered = text.strip().lower()
+    start = lowered.find('[x=')
+    if start >= 0 and lowered.find('=]', start + 3) >= 0:
+        return True
+    return lowered.startswith('[enc=') and lowered.endswith(']') and len(lowered) >= 6
 
 
 class HierarchyError(CompleteMessage, AnsibleError):
@@ -314,7 +321,7 @@ def _levels_used(sources: Any) -> List[int]:
 
 def _handler_in(value: Any) -> Optional[Tuple[Tuple[str, ...], str]]:
     """The key path and text of a Datum handler held in the value (each shared container looked at once)."""
-    return find(value, lambda item: isinstance(item, str) and DATUM_HANDLER.search(item.strip()) is not None)
+    return find(value, lambda item: isinstance(item, str) and is_datum_handler(item))
 
 
 def _may_hold_handler(value: Any) -> bool:

@@ -55,7 +55,10 @@ def parse(path, warnings=None, cache=True):
         plugin.display.warning = lambda message, *args, **kwargs: warnings.append(message)
     inventory = InventoryData()
     plugin.parse(inventory, DataLoader(), path, cache=cache)
-    plugin.update_cache_if_changed()        # as ansible-core's InventoryManager does after parse
+    try:
+        plugin.update_cache_if_changed()    # as ansible-core's InventoryManager does after parse
+    except AttributeError:                  # as it does too: no cache (2.19+)
+        pass
     return inventory
 
 
