@@ -19,8 +19,10 @@ description:
   - The host name is the node's C(NodeName), else its C(Name), else the file's stem. It must be 1 to 253 ASCII
     letters, digits, C(_), C(.) or C(-), start with a letter, digit or C(_), and not be C(all) or C(ungrouped), so
     that Ansible never reads it as a template, a host pattern or a path, on any ansible-core version.
-  - A node without such a name, or whose name another node has too, is skipped with a warning naming its file and
-    the rule, and the other nodes load; with O(strict=true) it is an error that fails the source.
+  - A node without such a name, whose name another node has too, or whose variables expand a level to a path the
+    hierarchy refuses (leaving the data folder, a map, a vault value) is skipped with a warning naming its file and
+    the rule, and the other nodes load; with O(strict=true) it is an error that fails the source. A data file that
+    cannot be read fails the source, naming the file.
   - O(compose), O(groups) and O(keyed_groups) see the host's variables as in P(ansible.builtin.constructed#inventory),
     with C(inventory_hostname) and C(group_names); templates held in the data are never rendered.
   - Top-level keys that are not valid variable names (for example C(my-key)) do not become host variables;
@@ -104,7 +106,7 @@ from ansible_collections.strata.hier.plugins.module_utils.levels import split_le
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     LOADER_NO_CACHE, for_cache, from_cache, not_templates,
 )
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import get_hierarchy, is_datum_handler
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy, is_datum_handler
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
@@ -202,7 +204,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         for name, (node_file, data) in self._named_nodes(hierarchy).items():
             variables = dict(data) if isinstance(data, Mapping) else {}
             variables['inventory_hostname'] = name
-            hosts[name] = self._host_vars(hierarchy, variables, node_file)
+            try:
+                expansions = hierarchy.expand_levels(variables)
+            except HierarchyError as exc:   # the node's own variables: a level path out of datadir, a map, a secret
+                self._refuse_node('%s: %s' % (node_file, exc))
+                continue
+            hosts[name] = self._host_vars(hierarchy, variables, expansions)
         return hosts
 
     def _named_nodes(self, hierarchy):
@@ -228,10 +235,10 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             raise AnsibleParserError('strata.hier.hier: %s' % problem)
         self.display.warning('strata.hier.hier: %s; the node is skipped (strict: true makes this an error)' % problem)
 
-    def _host_vars(self, hierarchy, variables, node_file):
+    def _host_vars(self, hierarchy, variables, expansions):
         host_vars, sources, vaulted = {}, {}, []
         provenance = self.get_option('provenance')
-        for key, resolution in hierarchy.resolve_node(variables).items():
+        for key, resolution in hierarchy.resolve_node(variables, expansions=expansions).items():
             for warning in resolution.warnings:
                 self.display.warning('strata.hier.hier %s: %s' % (variables['inventory_hostname'], warning))
             if not isidentifier(key):

@@ -122,9 +122,10 @@ class Hierarchy:
         return Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
                           reports, result.warnings, _levels_used(result.sources))
 
-    def resolve_node(self, variables: Mapping, fetch: Optional[Callable] = None) -> Dict[str, Resolution]:
+    def resolve_node(self, variables: Mapping, fetch: Optional[Callable] = None,
+                     expansions: Optional[List[Expansion]] = None) -> Dict[str, Resolution]:
         """A node's resultant set of data: every top-level key of its levels, each as its lookup gives it."""
-        expansions = self.expand_levels(variables, fetch)
+        expansions = expansions or self.expand_levels(variables, fetch)
         starts: list = []
         resolutions = {}
         for key in self.keys_of(expansions, starts):

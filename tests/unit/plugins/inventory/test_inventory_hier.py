@@ -205,3 +205,12 @@ def test_a_cache_that_cannot_be_read_falls_back(store, monkeypatch):
     warnings = []
     assert host_names(parse(path, warnings)) == ['db01.example.com', 'web01']
     assert any('cannot be read' in warning and 'Permission denied' in warning for warning in warnings)
+
+
+@pytest.mark.parametrize('role, problem', [('../../..', 'which would leave datadir'), ('{a: 1}', "is a map, not a name"),
+                                           ('"x/../../.."', 'which would leave datadir')])
+def test_a_node_whose_variables_leave_the_data_folder_is_skipped(store, role, problem):
+    write(store / 'data' / 'Nodes' / 'evil.yml', 'Role: %s\n' % role)
+    warnings = []
+    assert host_names(parse(source(store), warnings)) == ['db01.example.com', 'web01']
+    assert 'evil.yml' in warnings[0] and problem in warnings[0] and 'the node is skipped' in warnings[0]
