@@ -17,6 +17,7 @@ from ansible.parsing.dataloader import DataLoader
 from ansible.plugins.loader import cache_loader, inventory_loader
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAGGING
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb
 
 TEMPLATE_NAME = "{{lookup('pipe','id>PWNED')}}"
 
@@ -117,9 +118,7 @@ def test_data_expanding_past_the_limit_is_not_written_to_the_cache(store, monkey
     """4 levels of 9 aliases: 9**4 items written out in full, past a limit of 5,000 (the merge copies them all
     until the merge core shares aliased data; the limit is EXPANDED_LIMIT, a million values, in real runs)."""
     monkeypatch.setattr('ansible_collections.strata.hier.plugins.plugin_utils.walk.EXPANDED_LIMIT', 5000)
-    lines = ['l0: &l0 [a, b, c, d, e, f, g, h, i]']
-    lines += ['l%d: &l%d [%s]' % (level, level, ', '.join(['*l%d' % (level - 1)] * 9)) for level in range(1, 4)]
-    write(store / 'data' / 'Roles' / 'bomb.yml', '\n'.join(lines) + '\nBomb: *l3\n')
+    write(store / 'data' / 'Roles' / 'bomb.yml', alias_bomb(levels=3))
     write(store / 'hier.yml', 'datadir: data\nhierarchy: ["Nodes/%{inventory_hostname}", "Roles/bomb"]\n'
                               'nodes: "Nodes/*"\n')
     warnings = []

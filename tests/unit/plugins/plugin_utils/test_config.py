@@ -12,6 +12,7 @@ import pytest
 from ansible.parsing.dataloader import DataLoader
 
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError, load_config
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb
 
 
 def config_file(tmp_path, name, text):
@@ -94,8 +95,7 @@ def test_datum_store_options_of_another_shape_are_named(tmp_path, options):
      r"hier.yml:3: lookup_options: data refers to itself .*at key path 'Packages'"),
     ('default_lookup_options: &rule {merge_options: {nested: [*rule]}}\n',
      r'hier.yml:3: default_lookup_options: data refers to itself'),
-    ('lookup_options:\n  l0: &l0 [a, a, a, a, a, a, a, a, a]\n' + ''.join(
-        '  l%d: &l%d [%s]\n' % (level, level, ', '.join(['*l%d' % (level - 1)] * 9)) for level in range(1, 9)),
+    ('lookup_options:\n' + ''.join('  %s\n' % line for line in alias_bomb(levels=8).splitlines()),
      r'hier.yml:3: lookup_options: data expands to more than 100000 values'),
 ])
 def test_lookup_options_referring_to_themselves_are_named(tmp_path, text, message):

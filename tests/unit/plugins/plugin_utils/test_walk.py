@@ -25,15 +25,9 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import (
     DataSizeError, expanded_size, find, rebuild,
 )
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb, nested
 
 SECRET = [('default', VaultSecret(b'unit-test'))]
-
-
-def bomb_text(levels=9, items=9, leaf='x'):
-    lines = ['l0: &l0 [%s]' % ', '.join([leaf] * items)]
-    lines += ['l%d: &l%d [%s]' % (level, level, ', '.join(['*l%d' % (level - 1)] * items))
-              for level in range(1, levels + 1)]
-    return '\n'.join(lines) + '\nBomb: *l%d\n' % levels
 
 
 @pytest.fixture(scope='module')
@@ -41,7 +35,7 @@ def bomb():
     """The bomb as DataLoader loads it, with an inline vault value and a template among its leaves."""
     ciphertext = VaultLib(SECRET).encrypt('s3cret').decode()
     leaf = '{Secret: !vault "%s", Text: "{{ 1 }}"}' % ciphertext.replace('\n', '\\n')
-    return DataLoader().load(bomb_text(leaf=leaf))
+    return DataLoader().load(alias_bomb(leaf=leaf))
 
 
 def quickly(function, *args):
@@ -89,10 +83,7 @@ def test_a_container_holding_itself_is_the_depth_error():
 
 
 def test_nesting_past_the_limit_is_the_depth_error():
-    data = leaf = {}
-    for _level in range(100):
-        leaf['a'] = {}
-        leaf = leaf['a']
+    data = nested(100)
     with pytest.raises(MergeDepthError, match='nests deeper than 64 levels'):
         plain(data)
     assert hierarchy_module._may_hold_handler(data) is True       # too deep to tell: looked at when used
