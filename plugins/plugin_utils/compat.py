@@ -39,7 +39,6 @@ else:  # importing ansible.parsing.yaml.objects on 2.19+ costs ~0.1 s (a depreca
     from ansible.utils.unsafe_proxy import AnsibleUnsafeText
 
 
-
 class CompleteMessage(object):
     """Mixed into the collection's errors, whose messages say everything: from 2.19, Ansible would append the
     message of the exception they translate (``raise ... from exc``)."""

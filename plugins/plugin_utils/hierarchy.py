@@ -26,6 +26,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import wh
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DataStore
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
 
+
 def is_datum_handler(text: str) -> bool:
     """Whether a string holds a Datum handler, as Datum matches them (PowerShell's -match ignores case):
     InvokeCommand's ``[x= ... =]`` anywhere in it, ProtectedData's ``[ENC=...]`` as the whole (stripped) value.

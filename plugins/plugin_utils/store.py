@@ -252,9 +252,10 @@ class DataStore:
         return any(entry[3] for name, entry in _PARSED.items() if name.startswith(below))
 
 
-MAX_NESTING = 1000
-"""Deepest nesting a data file may have; Ansible's parser fails from ~500 levels, and its C parser (libyaml)
-crashes the whole process (a segmentation fault) from ~20,000."""
+MAX_NESTING = 500
+"""Deepest nesting a data file may have; Ansible's parser fails from about this depth anyway (Python's recursion
+limit), and its C parser (libyaml) crashes the whole process (a segmentation fault) from ~20,000."""
+_NESTING_MARKS_CHECKED = 1000    # fewer marks than this cannot nest deep enough to crash: no check
 
 _NESTING_MARKS = (b'[', b'{', b'- ', b'? ')
 
@@ -273,7 +274,7 @@ def refuse_deep_nesting(path: str, error: type) -> None:
     nesting marks can, and only such a file is parsed (by PyYAML's pure-Python parser, which does not recurse)."""
     with open(path, 'rb') as stream:
         raw = stream.read()
-    if sum(raw.count(mark) for mark in _NESTING_MARKS) <= MAX_NESTING:
+    if sum(raw.count(mark) for mark in _NESTING_MARKS) <= _NESTING_MARKS_CHECKED:
         return
     depth = 0
     try:

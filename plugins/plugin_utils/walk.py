@@ -37,7 +37,7 @@ def children(value: Any) -> Optional[Sequence[Tuple[Any, Any]]]:
     if isinstance(value, (list, tuple)):
         return list(enumerate(value))
     if isinstance(value, Set):
-        return [(index, item) for index, item in enumerate(value)]
+        return list(enumerate(value))
     return None
 
 

@@ -91,7 +91,7 @@ expect_failure python_tag "Frankfurt.yml:1:11: could not determine a constructor
 printf 'Timezone: Caf\xe9\n' > "$frankfurt"
 expect_failure latin1 "Frankfurt.yml is not UTF-8 text \(byte 0xe9 at offset 13\); save it as UTF-8"
 python -c 'import sys; open(sys.argv[1], "w").write("a:\n  " + "- " * 60000 + "x\n")' "$frankfurt"
-expect_failure deep "Frankfurt.yml:2: the data nests deeper than 1000 levels"
+expect_failure deep "Frankfurt.yml:2: the data nests deeper than 500 levels"
 cp "$work/Frankfurt.yml" "$frankfurt"
 nothing_ran
 

@@ -84,8 +84,8 @@ def test_a_map_as_level_variable_is_still_named_a_map(store):
     ('Number: %s\n' % ('1' * 5000), r'Broken.yml:1: a number of 5000 digits; Python reads at most 4300'),
     ('a: [unclosed\n  b: 1\n', r"Broken.yml:2:4: did not find expected ',' or '\]'"),
     ('a: !!python/object/apply:os.system ["id"]\n', r'Broken.yml:1:4: could not determine a constructor for the tag'),
-    ('a: ' + '[' * 100000 + ']' * 100000 + '\n', r'Broken.yml:1: the data nests deeper than 1000 levels'),
-    ('a:\n  ' + '- ' * 60000 + 'x\n', r'Broken.yml:2: the data nests deeper than 1000 levels'),
+    ('a: ' + '[' * 100000 + ']' * 100000 + '\n', r'Broken.yml:1: the data nests deeper than 500 levels'),
+    ('a:\n  ' + '- ' * 60000 + 'x\n', r'Broken.yml:2: the data nests deeper than 500 levels'),
     ('Name: Caf\xe9\n'.encode('latin-1'), r'Broken.yml is not UTF-8 text \(byte 0xe9 at offset 9\); save it as UTF-8'),
 ])
 def test_a_file_that_cannot_be_read_is_named_once(store, text, message):

@@ -107,7 +107,7 @@ def test_lookup_options_referring_to_themselves_are_named(tmp_path, text, messag
 @pytest.mark.parametrize('text, message', [
     ('hierarchy: [Common\n', r"hier.yml:2:1: did not find expected ',' or '\]'"),
     ('hierarchy: !!python/object/apply:os.system [id]\n', r'hier.yml:1:12: could not determine a constructor'),
-    ('hierarchy: ' + '[' * 5000 + ']' * 5000 + '\n', r'hier.yml:1: the data nests deeper than 1000 levels'),
+    ('hierarchy: ' + '[' * 5000 + ']' * 5000 + '\n', r'hier.yml:1: the data nests deeper than 500 levels'),
 ])
 def test_a_config_that_cannot_be_read_is_named_with_its_line(tmp_path, text, message):
     with pytest.raises(ConfigError, match=message):
