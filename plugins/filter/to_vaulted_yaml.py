@@ -59,7 +59,7 @@ notes:
     vault value, such as V(password | upper), is plain data too.
   - A value of another type (an object, an undefined variable) is an error naming its key path.
   - Data nesting deeper than 64 levels or holding itself (YAML anchors can build both), or holding more than a
-    million values once its aliases are written out in full (the output has no aliases), is an error naming the key
+    200,000 values once its aliases are written out in full (the output has no aliases), is an error naming the key
     path, as in every filter of the collection.
 seealso:
   - plugin: ansible.builtin.to_nice_yaml

@@ -22,7 +22,7 @@ from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDep
 from ansible_collections.strata.hier.plugins.module_utils.merging import MAX_DEPTH
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path
 
-EXPANDED_LIMIT = 1000000
+EXPANDED_LIMIT = 200000
 """Most values a piece of data may expand to when written out in full, aliases repeated."""
 
 

@@ -116,7 +116,7 @@ def test_keys_holding_templates_are_marked_unsafe_on_2_16(store):
 
 def test_data_expanding_past_the_limit_is_not_written_to_the_cache(store, monkeypatch):
     """4 levels of 9 aliases: 9**4 items written out in full, past a limit of 5,000 (the merge copies them all
-    until the merge core shares aliased data; the limit is EXPANDED_LIMIT, a million values, in real runs)."""
+    until the merge core shares aliased data; the limit is EXPANDED_LIMIT, 200,000 values, in real runs)."""
     monkeypatch.setattr('ansible_collections.strata.hier.plugins.plugin_utils.walk.EXPANDED_LIMIT', 5000)
     write(store / 'data' / 'Roles' / 'bomb.yml', alias_bomb(levels=3))
     write(store / 'hier.yml', 'datadir: data\nhierarchy: ["Nodes/%{inventory_hostname}", "Roles/bomb"]\n'
