@@ -157,7 +157,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if entry is None or (isinstance(entry, Mapping) and (entry.get('format'), entry.get('fingerprint'))
                                  != (CACHE_FORMAT, fingerprint)):
                 return None        # no entry, or one of another release or of other data
-            return from_cache(_checked_entry(entry))
+            return from_cache(_checked_entry(entry), wrappers=1)      # host name -> its variables
         except Exception as exc:  # pylint: disable=broad-except  # whatever the cache holds, the data decides
             self._cache_trouble(path, 'cannot be read', exc)
             return None
@@ -171,7 +171,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                     expanded_size(host_vars)    # the cache holds the data written out in full
                 except MergeError as exc:
                     raise ValueError('host %s: %s' % (name, exc)) from exc
-            self._cache[key] = dict(entry, hosts=for_cache(entry['hosts']))
+            self._cache[key] = dict(entry, hosts=for_cache(entry['hosts'], wrappers=1))
             self.update_cache_if_changed()
         except Exception as exc:  # pylint: disable=broad-except  # the inventory is built; only caching failed
             self._cache.pop(key, None)

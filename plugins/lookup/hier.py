@@ -145,7 +145,7 @@ class LookupModule(LookupBase):
             for warning in resolution.warnings:
                 display.warning('strata.hier.hier %s: %s' % (resolution.key, warning))
             if self.get_option('explain'):
-                results.append(plain(resolution.explain()))
+                results.append(plain(resolution.explain(), wrappers=1))     # the value sits in the report
                 continue
             results.append(self._answer(resolution, kwargs))
         return results

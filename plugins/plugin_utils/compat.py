@@ -84,12 +84,13 @@ def vault_ciphertext(value):
     return to_text(value._ciphertext) if is_vault_value(value) else None
 
 
-def plain(value):
+def plain(value, wrappers=0):
     """Builtin types only, vault values kept as they are: for explain and caches.
 
-    Drops 2.19's tags (jmespath and JSON caches check exact types); never decrypts.
+    Drops 2.19's tags (jmespath and JSON caches check exact types); never decrypts. ``wrappers``: levels of maps
+    around the data (walk.rebuild).
     """
-    return rebuild(value, plain_scalar)
+    return rebuild(value, plain_scalar, wrappers=wrappers)
 
 
 def decrypted(value):
@@ -110,7 +111,7 @@ def plain_scalar(value):
 _CACHED_VAULT = '__strata_hier_vault__'
 
 
-def for_cache(value):
+def for_cache(value, wrappers=0):
     """Host vars as an inventory cache should hold them.
 
     From 2.19 every loaded value carries its file:line tags, which make the cache large and slow
@@ -118,16 +119,16 @@ def for_cache(value):
     (ansible/ansible#86369). So store builtin types, and vault values as marked ciphertext.
     Before 2.19 the cache plugins handle both; the value is kept as it is.
     """
-    return rebuild(value, _cached_scalar) if DATA_TAGGING else value
+    return rebuild(value, _cached_scalar, wrappers=wrappers) if DATA_TAGGING else value
 
 
 def _cached_scalar(value):
     return {_CACHED_VAULT: vault_ciphertext(value)} if is_vault_value(value) else plain_scalar(value)
 
 
-def from_cache(value):
+def from_cache(value, wrappers=0):
     """Undo for_cache: marked ciphertext becomes a vault value again."""
-    return rebuild(value, plain_scalar, _cached_vault) if DATA_TAGGING else value
+    return rebuild(value, plain_scalar, _cached_vault, wrappers) if DATA_TAGGING else value
 
 
 def _cached_vault(value):

@@ -53,11 +53,13 @@ def shown_path(path: Sequence[Any]) -> str:
                            for part in path))
 
 
-def rebuild(value: Any, scalar: Callable[[Any], Any], mapping: Optional[Callable[[Mapping], Any]] = None) -> Any:
+def rebuild(value: Any, scalar: Callable[[Any], Any], mapping: Optional[Callable[[Mapping], Any]] = None,
+            wrappers: int = 0) -> Any:
     """A copy of data as builtin dicts and lists, each other value given to ``scalar``.
 
     ``mapping(value)`` may replace a whole map (None: rebuild it). A container shared through
     aliases is rebuilt once and its copy shared alike, so the cost is that of the data as written.
+    ``wrappers``: how many levels of maps hold the data (an explain report, a cache's hosts), beyond MAX_DEPTH.
     """
     done: Dict[int, Any] = {}
     active: set = set()
@@ -73,7 +75,7 @@ def rebuild(value: Any, scalar: Callable[[Any], Any], mapping: Optional[Callable
         known = done.get(id(item))
         if known is not None:
             return known
-        _enter(item, path, active)
+        _enter(item, path, active, wrappers)
         if isinstance(item, Mapping):
             built: Any = {walk(key, path): walk(child, path + (key,)) for key, child in pairs}
         else:
@@ -85,10 +87,10 @@ def rebuild(value: Any, scalar: Callable[[Any], Any], mapping: Optional[Callable
     return walk(value, ())
 
 
-def _enter(item: Any, path: Tuple[Any, ...], active: set) -> None:
+def _enter(item: Any, path: Tuple[Any, ...], active: set, wrappers: int = 0) -> None:
     if id(item) in active:
         raise depth_error(path, True)
-    if len(path) >= MAX_DEPTH:
+    if len(path) - wrappers >= MAX_DEPTH:
         raise depth_error(path, False)
     active.add(id(item))
 

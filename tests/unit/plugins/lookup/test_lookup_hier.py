@@ -18,6 +18,7 @@ from ansible.plugins.loader import lookup_loader
 from ansible.template import Templar
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, vault_ciphertext
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import nested
 
 SECRET = [('default', VaultSecret(b'unit-test'))]
 CIPHERTEXT = VaultLib(SECRET).encrypt('s3cret').decode()
@@ -102,3 +103,9 @@ def test_a_config_that_cannot_be_read_is_named(store):
     write(store / 'hier.yml', 'datadir: data\nhierarchy: [Common\n')
     with pytest.raises(AnsibleError, match=r"hier.yml:3:1: did not find expected ',' or '\]'"):
         lookup(store, 'Plain')
+
+
+def test_explain_of_data_as_deep_as_merging_allows(store):
+    write(store / 'data' / 'Common.yml', 'Deep: %s\n' % json.dumps(nested(63)))
+    report, = lookup(store, 'Deep', explain=True)
+    assert report['value'] == nested(63)
