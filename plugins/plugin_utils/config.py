@@ -17,10 +17,10 @@ from ansible.utils.display import Display
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import check_level, from_datum
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
 from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
-from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size, find
 
 HIER_KEYS = ('datadir', 'hierarchy', 'nodes', 'default_lookup_options', 'lookup_options', 'case_insensitive_keys')
 # Datum.yml keys that only matter to Datum's PowerShell side (handlers, DSC): read and ignored.
@@ -151,6 +151,8 @@ def _rules(path: str, data: Mapping, case_insensitive: bool) -> MergeRules:
             expanded_size(data.get(key), RULES_LIMIT)    # no alias loop or bomb reaches the rules
         except MergeError as exc:
             raise ConfigError('%s: %s: %s' % (where(path, [key]), key, exc)) from exc
+        if find(data.get(key), is_vault_value) is not None:     # reading it as a strategy would decrypt it
+            raise ConfigError('%s: %s holds a vault value; merge rules are not secret' % (where(path, [key]), key))
     try:
         return MergeRules(data.get('default_lookup_options') or 'MostSpecific', data.get('lookup_options'),
                           case_insensitive)

@@ -112,3 +112,15 @@ def test_lookup_options_referring_to_themselves_are_named(tmp_path, text, messag
 def test_a_config_that_cannot_be_read_is_named_with_its_line(tmp_path, text, message):
     with pytest.raises(ConfigError, match=message):
         load_config(config_file(tmp_path, 'hier.yml', text), DataLoader())
+
+
+@pytest.mark.parametrize('key', ['default_lookup_options', 'lookup_options'])
+def test_rules_holding_a_vault_value_are_refused_without_decrypting(tmp_path, key):
+    """Found by the plugin fuzz target: the rules read a vault value as a strategy name, decrypting it."""
+    from ansible.parsing.vault import VaultLib, VaultSecret
+    ciphertext = VaultLib([('default', VaultSecret(b'unit-test'))]).encrypt('deep').decode()
+    vault = '!vault "%s"' % ciphertext.replace('\n', '\\n')
+    value = vault if key == 'default_lookup_options' else '{Packages: %s}' % vault
+    path = config_file(tmp_path, 'hier.yml', 'datadir: data\nhierarchy: [Common]\n%s: %s\n' % (key, value))
+    with pytest.raises(ConfigError, match=r'hier.yml:3: %s holds a vault value' % key):
+        load_config(path, DataLoader())
