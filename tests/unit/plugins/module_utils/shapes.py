@@ -20,3 +20,11 @@ def looped():
     value = {}
     value['self'] = value
     return value
+
+
+def alias_bomb(levels=9, items=9, leaf='x'):
+    """YAML text of a few hundred bytes whose ``Bomb`` holds items**levels leaves through nested aliases."""
+    lines = ['l0: &l0 [%s]' % ', '.join([leaf] * items)]
+    lines += ['l%d: &l%d [%s]' % (level, level, ', '.join(['*l%d' % (level - 1)] * items))
+              for level in range(1, levels + 1)]
+    return '\n'.join(lines) + '\nBomb: *l%d\n' % levels
