@@ -58,6 +58,9 @@ notes:
     Ansible loads the file and is plain data afterwards; list its keys in O(withhold). Anything computed from a
     vault value, such as V(password | upper), is plain data too.
   - A value of another type (an object, an undefined variable) is an error naming its key path.
+  - Data nesting deeper than 64 levels or holding itself (YAML anchors can build both), or holding more than a
+    200,000 values once its aliases are written out in full (the output has no aliases), is an error naming the key
+    path, as in every filter of the collection.
 seealso:
   - plugin: ansible.builtin.to_nice_yaml
     plugin_type: filter
@@ -95,9 +98,11 @@ from jinja2 import Undefined
 from ansible.errors import AnsibleFilterError
 from ansible.module_utils.common.text.converters import to_text
 
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     accept_args_markers, accept_lazy_markers, vault_ciphertext,
 )
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
 
 WITHHELD = 'WITHHELD: data of a whole-file vaulted file'
@@ -201,6 +206,10 @@ def to_vaulted_yaml(data, keys=None, indent=2, sort_keys=True, withhold=None):
     if withhold:
         withheld = set(_key_list(data, withhold, 'withhold'))
         data = dict((key, WITHHELD if key in withheld else value) for key, value in data.items())
+    try:
+        expanded_size(data)     # what is written out in full: bounded, and nothing refers to itself
+    except MergeError as exc:
+        raise AnsibleFilterError('to_vaulted_yaml: %s' % exc) from exc
     native = _native(data, [], sort_keys)
     return yaml.dump(native, Dumper=_Dumper, default_flow_style=False, allow_unicode=True, sort_keys=False,
                      indent=indent)

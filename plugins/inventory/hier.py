@@ -16,8 +16,13 @@ description:
   - A host's variables are its resultant set of data, every top-level key found on any of its levels merged by the
     configured rules, exactly what the P(strata.hier.hier#lookup) lookup returns for that key and host.
   - Levels are interpolated with the node file's data and C(inventory_hostname).
-  - The host name is the node's C(NodeName), else its C(Name), else the file's stem. It must be a text without
-    spaces, slashes or backslashes, and not C(all) or C(ungrouped); a node with another name is an error.
+  - The host name is the node's C(NodeName), else its C(Name), else the file's stem. It must be 1 to 253 ASCII
+    letters, digits, C(_), C(.) or C(-), start with a letter, digit or C(_), and not be C(all) or C(ungrouped), so
+    that Ansible never reads it as a template, a host pattern or a path, on any ansible-core version.
+  - A node without such a name, whose name another node has too, or whose variables expand a level to a path the
+    hierarchy refuses (leaving the data folder, a map, a vault value) is skipped with a warning naming its file and
+    the rule, and the other nodes load; with O(strict=true) it is an error that fails the source. A data file that
+    cannot be read fails the source, naming the file.
   - O(compose), O(groups) and O(keyed_groups) see the host's variables as in P(ansible.builtin.constructed#inventory),
     with C(inventory_hostname) and C(group_names); templates held in the data are never rendered.
   - Top-level keys that are not valid variable names (for example C(my-key)) do not become host variables;
@@ -57,6 +62,8 @@ notes:
   - Vault-encrypted values are cached as their ciphertext and decrypt when used, on every supported ansible-core
     (ansible-core 2.19 and later would otherwise read them back as the text of their ciphertext,
     U(https://github.com/ansible/ansible/issues/86369)).
+  - A cache entry that cannot be read or does not have the shape this plugin writes, and a cache that cannot be
+    opened or written, cost a warning; the inventory is then built from the data, as without the cache.
   - Controllers share a cache entry when they name this source by the same absolute path, run the same ansible-core
     minor release, and see the data files with the same modification times and sizes.
   - >-
@@ -100,16 +107,23 @@ compose:
 import glob
 import hashlib
 import os
+import re
+from collections.abc import Mapping
 
 from ansible.errors import AnsibleError, AnsibleParserError
+from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 from ansible.utils.vars import isidentifier
 
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import split_level
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import for_cache, from_cache, not_templates
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
+    LOADER_NO_CACHE, for_cache, from_cache, not_templates,
+)
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy, is_datum_handler
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import DATUM_HANDLER, get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
 CACHE_FORMAT = 2     # 2: builtin types, vault values as marked ciphertext (compat.for_cache)
 
@@ -123,25 +137,63 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     def parse(self, inventory, loader, path, cache=True):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
-        self._refuse_unknown_options(self._read_config_data(path), path)
+        self._refuse_unknown_options(self._read_source(path), path)
         config = resolve_option_path(self, 'config', os.path.dirname(os.path.abspath(path)))
         hierarchy = get_hierarchy(config, loader)
         hierarchy.store.begin_pass()
-        use_cache = self.get_option('cache')
+        use_cache = self.get_option('cache') and self._cache_usable
         fingerprint = _fingerprint(hierarchy, config, path) if use_cache else None
-        cache_key = self.get_cache_key(path)
-        hosts = None
-        if use_cache and cache:
-            cached = self._cache.get(cache_key) if cache_key in self._cache else None
-            if isinstance(cached, dict) and cached.get('format') == CACHE_FORMAT \
-                    and cached.get('fingerprint') == fingerprint:
-                hosts = from_cache(cached['hosts'])
+        hosts = self._read_cache(path, fingerprint) if use_cache and cache else None
         if hosts is None:
             hosts = self._merge_nodes(hierarchy)
             if use_cache and not self._holds_decrypted_data(hosts, path):
-                entry = {'format': CACHE_FORMAT, 'fingerprint': fingerprint, 'hosts': for_cache(hosts)}
-                self._cache[cache_key] = entry
+                self._write_cache(path, {'format': CACHE_FORMAT, 'fingerprint': fingerprint, 'hosts': hosts})
         self._populate(hosts)
+
+    def _read_source(self, path):
+        """The source's options; a cache plugin that cannot start (a folder it cannot create) leaves the cache off."""
+        self._cache_usable = True
+        before = getattr(self, '_cache', None)
+        try:
+            return self._read_config_data(path)
+        except AnsibleError as exc:
+            # the options were read and the cache plugin failed to start (it is the last step)
+            if not self._options or not self.get_option('cache') or getattr(self, '_cache', None) is not before:
+                raise
+            self._cache_trouble(path, 'cannot be opened', exc)
+            self._cache_usable = False
+            return self.loader.load_from_file(path, cache=LOADER_NO_CACHE)
+
+    def _read_cache(self, path, fingerprint):
+        """The hosts of this source's cache entry when it is current and well formed; else None (merge again)."""
+        try:
+            entry = self._cache.get(self.get_cache_key(path))
+            if entry is None or (isinstance(entry, Mapping) and (entry.get('format'), entry.get('fingerprint'))
+                                 != (CACHE_FORMAT, fingerprint)):
+                return None        # no entry, or one of another release or of other data
+            return from_cache(_checked_entry(entry), wrappers=1)      # host name -> its variables
+        except Exception as exc:  # pylint: disable=broad-except  # whatever the cache holds, the data decides
+            self._cache_trouble(path, 'cannot be read', exc)
+            return None
+
+    def _write_cache(self, path, entry):
+        """Store the entry now, so that a cache that cannot be written only costs a warning."""
+        key = self.get_cache_key(path)
+        try:
+            for name, host_vars in entry['hosts'].items():
+                try:
+                    expanded_size(host_vars)    # the cache holds the data written out in full
+                except MergeError as exc:
+                    raise ValueError('host %s: %s' % (name, exc)) from exc
+            self._cache[key] = dict(entry, hosts=for_cache(entry['hosts'], wrappers=1))
+            self.update_cache_if_changed()
+        except Exception as exc:  # pylint: disable=broad-except  # the inventory is built; only caching failed
+            self._cache.pop(key, None)
+            self._cache_trouble(path, 'cannot be written', exc)
+
+    def _cache_trouble(self, path, what, exc):
+        self.display.warning('strata.hier.hier: %s: the inventory cache %s (%s); the inventory is built from the data'
+                             % (path, what, to_native(exc)))
 
     def _holds_decrypted_data(self, hosts, source):
         """Data of whole-file vaulted files is plain once loaded: it must not reach a cache in plain text."""
@@ -161,24 +213,46 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                                      % (path, ', '.join(unknown), ', '.join(sorted(self._options))))
 
     def _merge_nodes(self, hierarchy):
-        """Host name -> merged variables (and provenance), for every node file."""
-        hosts, files = {}, {}
-        for node_file in _node_files(hierarchy):
-            data = hierarchy.store.load(node_file)
-            name = _node_name(data, node_file)
-            if name in hosts:
-                raise AnsibleParserError('strata.hier.hier: two nodes are named %r: %s and %s'
-                                         % (name, files[name], node_file))
-            files[name] = node_file
-            variables = dict(data) if isinstance(data, dict) else {}
+        """Host name -> merged variables (and provenance), for every node file with a usable, unique name."""
+        hosts = {}
+        for name, (node_file, data) in self._named_nodes(hierarchy).items():
+            variables = dict(data) if isinstance(data, Mapping) else {}
             variables['inventory_hostname'] = name
-            hosts[name] = self._host_vars(hierarchy, variables, node_file)
+            try:
+                expansions = hierarchy.expand_levels(variables)
+            except HierarchyError as exc:   # the node's own variables: a level path out of datadir, a map, a secret
+                self._refuse_node('%s: %s' % (node_file, exc))
+                continue
+            hosts[name] = self._host_vars(hierarchy, variables, expansions)
         return hosts
 
-    def _host_vars(self, hierarchy, variables, node_file):
+    def _named_nodes(self, hierarchy):
+        """Host name -> (node file, its data). A node whose name is unusable, or taken by another node, is
+        skipped with a warning (an error with ``strict: true``): a bad node does not take the others down."""
+        named, files = {}, {}
+        for node_file in _node_files(hierarchy):
+            data = hierarchy.store.load(node_file)
+            name, problem = _node_name(data, node_file)
+            if problem is None:
+                files.setdefault(name, []).append(node_file)
+                named[name] = (node_file, data)
+            else:
+                self._refuse_node(problem)
+        for name, node_files in files.items():
+            if len(node_files) > 1:
+                self._refuse_node('%d nodes are named %r: %s' % (len(node_files), name, ', '.join(node_files)))
+                del named[name]
+        return named
+
+    def _refuse_node(self, problem):
+        if self.get_option('strict'):
+            raise AnsibleParserError('strata.hier.hier: %s' % problem)
+        self.display.warning('strata.hier.hier: %s; the node is skipped (strict: true makes this an error)' % problem)
+
+    def _host_vars(self, hierarchy, variables, expansions):
         host_vars, sources, vaulted = {}, {}, []
         provenance = self.get_option('provenance')
-        for key, resolution in hierarchy.resolve_node(variables).items():
+        for key, resolution in hierarchy.resolve_node(variables, expansions=expansions).items():
             for warning in resolution.warnings:
                 self.display.warning('strata.hier.hier %s: %s' % (variables['inventory_hostname'], warning))
             if not isidentifier(key):
@@ -228,23 +302,49 @@ def _node_files(hierarchy):
 
 
 def _node_name(data, node_file):
-    """NodeName, else Name, else the file's stem; a Datum expression falls through to the next."""
+    """(host name, None), or (None, why the node has no usable name): NodeName, else Name, else the file's stem;
+    a Datum expression falls through to the next."""
     for key in ('NodeName', 'Name'):
-        value = data.get(key) if isinstance(data, dict) else None
-        if value is None or (isinstance(value, str) and DATUM_HANDLER.search(value.strip())):
+        value = data.get(key) if isinstance(data, Mapping) else None
+        if value is None or (isinstance(value, str) and is_datum_handler(value)):
             continue
-        return _usable_name(value, '%s %r' % (key, value), node_file)
+        return _checked_name(value, '%s %r' % (key, value), node_file)
     stem = os.path.splitext(os.path.basename(node_file))[0]
-    return _usable_name(stem, 'the file name %r' % stem, node_file)
+    return _checked_name(stem, 'the file name %r' % stem, node_file)
 
 
-def _usable_name(name, what, node_file):
-    """A host name is also a file name (the rsop role writes <name>.yml) and not a group Ansible reserves."""
-    if (not isinstance(name, str) or not name.strip() or any(char.isspace() for char in name)
-            or '/' in name or '\\' in name or name in ('.', '..', 'all', 'ungrouped')):
-        raise AnsibleParserError('strata.hier.hier: %s: %s is not a usable host name (a non-empty text without '
-                                 'spaces, slashes or backslashes, not all or ungrouped)' % (node_file, what))
-    return str(name)
+# Letters, digits, '_', '.' and '-': nothing Ansible reads as a template ({{ {% {#), a host pattern
+# (, : ! & * ? [ ~), a path or a shell word. Also a file name: the rsop role writes <name>.yml.
+HOST_NAME = re.compile(r'[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}')
+HOST_NAME_RULE = ("a host name is 1 to 253 ASCII letters, digits, '_', '.' or '-', starting with a letter, digit or "
+                  "'_', and not all or ungrouped (so that Ansible never reads it as a template, a host pattern or "
+                  "a path)")
+
+
+def name_problem(name):
+    """Why ``name`` cannot be a host name, or None."""
+    if not isinstance(name, str) or not HOST_NAME.fullmatch(name) or name in ('all', 'ungrouped'):
+        return HOST_NAME_RULE
+    return None
+
+
+def _checked_name(name, what, node_file):
+    problem = name_problem(name)
+    if problem:
+        return None, '%s: %s is not a usable host name: %s' % (node_file, what, problem)
+    return str(name), None
+
+
+def _checked_entry(entry):
+    """The hosts of a cache entry of the current format, refused unless they have the shape this plugin writes
+    (a cache is outside the data: it must not bring in host names the data could not)."""
+    hosts = entry.get('hosts') if isinstance(entry, Mapping) else None
+    if not isinstance(hosts, Mapping):
+        raise ValueError('the entry is not a map of hosts')
+    for name, host_vars in hosts.items():
+        if name_problem(name) or not isinstance(host_vars, Mapping):
+            raise ValueError('the entry holds a host %r that this plugin cannot have written' % (name,))
+    return hosts
 
 
 def _fingerprint(hierarchy, config, source):

@@ -108,17 +108,22 @@ _raw:
   elements: raw
 """
 
+from collections.abc import Mapping
 
 from ansible.errors import AnsibleLookupError, AnsibleUndefinedVariable
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.lookup import LookupBase
 from ansible.utils.display import Display
 
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, plain, trust_as_template
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
+    CompleteMessage, decrypted, is_vault_value, plain, plain_scalar, trust_as_template,
+)
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
 
 display = Display()
 
@@ -129,9 +134,10 @@ class LookupModule(LookupBase):
         self.set_options(var_options=variables, direct=kwargs)
         try:
             return self._run(terms, variables or {}, kwargs)
-        except (ConfigError, HierarchyError, StoreError) as exc:
-            # a lookup error, so that ansible-core 2.16 shows the message rather than an "unhandled exception"
-            raise AnsibleLookupError(to_native(exc), orig_exc=exc)
+        except (ConfigError, HierarchyError, StoreError, MergeError) as exc:
+            # a lookup error, so that ansible-core 2.16 shows the message rather than an "unhandled exception";
+            # no orig_exc: 2.16 would append the same message again ("X. X")
+            raise _LookupError(to_native(exc)) from exc
 
     def _run(self, terms, variables, kwargs):
         hierarchy = get_hierarchy(self._config_path(kwargs), self._loader)
@@ -144,7 +150,7 @@ class LookupModule(LookupBase):
             for warning in resolution.warnings:
                 display.warning('strata.hier.hier %s: %s' % (resolution.key, warning))
             if self.get_option('explain'):
-                results.append(plain(resolution.explain()))
+                results.append(plain(resolution.explain(), wrappers=1))     # the value sits in the report
                 continue
             results.append(self._answer(resolution, kwargs))
         return results
@@ -158,11 +164,20 @@ class LookupModule(LookupBase):
 
     def _fetch(self, variables, name):
         """A host variable, templated; undefined ones raise KeyError so the level is skipped."""
-        value = variables[name]
+        return self._templated(variables[name], name)
+
+    def _templated(self, value, name):
+        """A variable templated, a map key by key as a level reads it; a vault value as it is (templating would
+        decrypt it; Hierarchy.expand_levels refuses it)."""
+        if is_vault_value(value):
+            return value
+        if isinstance(value, Mapping):
+            return _TemplatedMap(value, self)
         try:
-            return self._templar.template(value)
+            value = self._templar.template(value)
         except AnsibleUndefinedVariable:
             raise KeyError(name)
+        return _TemplatedMap(value, self) if isinstance(value, Mapping) else value
 
     def _answer(self, resolution, kwargs):
         if not resolution.found:
@@ -176,7 +191,7 @@ class LookupModule(LookupBase):
             value = self._query(value)
         if self.get_option('render'):
             value = self._render(value)
-        return plain(value) if is_vault_value(value) else value
+        return decrypted(value) if is_vault_value(value) else value
 
     def _query(self, value):
         try:
@@ -185,16 +200,16 @@ class LookupModule(LookupBase):
             raise AnsibleLookupError('strata.hier.hier: query= needs the jmespath Python library '
                                      '(pip install jmespath on the controller)')
         try:
-            return jmespath.search(self.get_option('query'), plain(value))
+            found = jmespath.search(self.get_option('query'), rebuild(value, _seal))
         except jmespath.exceptions.JMESPathError as exc:
             raise AnsibleLookupError('strata.hier.hier: query %r: %s' % (self.get_option('query'), to_native(exc)))
+        return rebuild(found, _unseal)
 
     def _render(self, value):
-        if isinstance(value, dict):
-            return {key: self._render(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [self._render(item) for item in value]
-        if isinstance(value, str) and not is_vault_value(value) and ('{{' in value or '{%' in value):
+        return rebuild(value, self._render_text)
+
+    def _render_text(self, value):
+        if isinstance(value, str) and ('{{' in value or '{%' in value):
             return self._templar.template(trust_as_template(value))
         return value
 
@@ -216,3 +231,46 @@ class LookupModule(LookupBase):
                 reason = {'not found': '', 'null (not found)': 'null'}.get(reason, reason)
             line = '  %-40s %-9s %s' % (level['level'], state, where or '')
             display.vvv(line.rstrip() + ('  (%s)' % reason if reason else ''))
+
+
+class _TemplatedMap(Mapping):
+    """A map of host variables whose items are templated when read (only those a level names)."""
+
+    def __init__(self, mapping, lookup):
+        self._mapping = mapping
+        self._lookup = lookup
+
+    def __getitem__(self, key):
+        return self._lookup._templated(self._mapping[key], key)
+
+    def __iter__(self):
+        return iter(self._mapping)
+
+    def __len__(self):
+        return len(self._mapping)
+
+
+class _LookupError(CompleteMessage, AnsibleLookupError):
+    """The lookup's error: its message says everything."""
+
+
+class _Sealed(object):
+    """A vault value as JMESPath sees it: selectable, equal to nothing else, never decrypted (not even in an error
+    message, which shows the repr of a value)."""
+
+    __slots__ = ('value',)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        return '<vault value>'
+
+
+def _seal(value):
+    """Builtin types for JMESPath (it checks exact types), vault values sealed."""
+    return _Sealed(value) if is_vault_value(value) else plain_scalar(value)
+
+
+def _unseal(value):
+    return value.value if isinstance(value, _Sealed) else value

@@ -12,12 +12,11 @@ templates render only from strings trusted as templates, and vault values are
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ansible.module_utils.common.text.converters import to_text
 from ansible.release import __version__ as ansible_version
 
 from ansible_collections.strata.hier.plugins.module_utils.identity import register_opaque
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
 
 try:  # ansible-core >= 2.19
     from ansible.template import trust_as_template as _trust_as_template
@@ -40,6 +39,14 @@ else:  # importing ansible.parsing.yaml.objects on 2.19+ costs ~0.1 s (a depreca
     from ansible.parsing.yaml.objects import AnsibleVaultEncryptedUnicode as _VaultValue
     from ansible.utils.unsafe_proxy import AnsibleUnsafeText
 
+
+class CompleteMessage(object):
+    """Mixed into the collection's errors, whose messages say everything: from 2.19, Ansible would append the
+    message of the exception they translate (``raise ... from exc``)."""
+
+    _include_cause_message = False
+
+
 # DataLoader.load_from_file(cache=...) was a bool before 2.17 and a mode string since.
 LOADER_NO_CACHE = 'none' if CORE_VERSION >= (2, 17) else False
 
@@ -50,17 +57,15 @@ def trust_as_template(value):
 
 
 def not_templates(value):
-    """Data is never rendered as templates by Ansible: mark strings unsafe before 2.19.
+    """Data is never rendered as templates by Ansible: mark strings (keys too) unsafe before 2.19.
 
     From 2.19, data the store loads is not trusted as templates anyway. (ansible-core's
     wrap_var would turn a 2.16 vault value into a list of characters, hence this walk.)
     """
-    if DATA_TAGGING or is_vault_value(value):
-        return value
-    if isinstance(value, Mapping):
-        return {key: not_templates(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [not_templates(item) for item in value]
+    return value if DATA_TAGGING else rebuild(value, _unsafe_if_template)
+
+
+def _unsafe_if_template(value):
     if isinstance(value, str) and ('{{' in value or '{%' in value or '{#' in value):
         return AnsibleUnsafeText(value)     # only what could render: --list stays free of unsafe markers
     return value
@@ -85,21 +90,23 @@ def vault_ciphertext(value):
 register_opaque(_VaultValue, vault_ciphertext)
 
 
-def plain(value, vault=None):
-    """Builtin types only, vault values decrypted (or given to ``vault``): for JMESPath, for returning bare
-    vault scalars and for caches.
+def plain(value, wrappers=0):
+    """Builtin types only, vault values kept as they are: for explain and caches.
 
-    jmespath rejects the tagged types of 2.19 (it checks exact types).
+    Drops 2.19's tags (jmespath and JSON caches check exact types); never decrypts. ``wrappers``: levels of maps
+    around the data (walk.rebuild).
     """
-    if isinstance(value, Mapping):
-        return {plain(key, vault): plain(item, vault) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(item, vault) for item in value]
-    if is_vault_value(value):
-        if vault:
-            return vault(value)
-        return str(to_text(str(value) if DATA_TAGGING else value.data))   # str(): 2.19 tags the decrypted text
-    if isinstance(value, bool) or value is None:
+    return rebuild(value, plain_scalar, wrappers=wrappers)
+
+
+def decrypted(value):
+    """The plain text of a vault value (a bare vault value is what a lookup of it returns)."""
+    return str(to_text(str(value) if DATA_TAGGING else value.data))   # str(): 2.19 tags the decrypted text
+
+
+def plain_scalar(value):
+    """A scalar as its builtin type (2.19's tags dropped); vault values and other objects as they are."""
+    if isinstance(value, bool) or value is None or is_vault_value(value):
         return value
     for kind in (str, int, float):
         if isinstance(value, kind):
@@ -110,7 +117,7 @@ def plain(value, vault=None):
 _CACHED_VAULT = '__strata_hier_vault__'
 
 
-def for_cache(value):
+def for_cache(value, wrappers=0):
     """Host vars as an inventory cache should hold them.
 
     From 2.19 every loaded value carries its file:line tags, which make the cache large and slow
@@ -118,21 +125,22 @@ def for_cache(value):
     (ansible/ansible#86369). So store builtin types, and vault values as marked ciphertext.
     Before 2.19 the cache plugins handle both; the value is kept as it is.
     """
-    return plain(value, _marked_ciphertext) if DATA_TAGGING else value
+    return rebuild(value, _cached_scalar, wrappers=wrappers) if DATA_TAGGING else value
 
 
-def _marked_ciphertext(value):
-    return {_CACHED_VAULT: vault_ciphertext(value)}
+def _cached_scalar(value):
+    return {_CACHED_VAULT: vault_ciphertext(value)} if is_vault_value(value) else plain_scalar(value)
 
 
-def from_cache(value):
+def from_cache(value, wrappers=0):
     """Undo for_cache: marked ciphertext becomes a vault value again."""
-    if not DATA_TAGGING:
-        return value
-    if isinstance(value, Mapping):
-        if len(value) == 1 and _CACHED_VAULT in value:
-            return _VaultValue(ciphertext=str(value[_CACHED_VAULT]))
-        return {key: from_cache(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [from_cache(item) for item in value]
-    return value
+    return rebuild(value, plain_scalar, _cached_vault, wrappers) if DATA_TAGGING else value
+
+
+def _cached_vault(value):
+    if len(value) != 1 or _CACHED_VAULT not in value:
+        return None
+    ciphertext = value[_CACHED_VAULT]
+    if not isinstance(ciphertext, str) or not ciphertext.startswith('$ANSIBLE_VAULT;'):
+        raise ValueError('a cached vault value is not vault ciphertext')
+    return _VaultValue(ciphertext=str(ciphertext))

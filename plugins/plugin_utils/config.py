@@ -17,8 +17,10 @@ from ansible.utils.display import Display
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import check_level, from_datum
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import LOADER_NO_CACHE
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
+from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size, find
 
 HIER_KEYS = ('datadir', 'hierarchy', 'nodes', 'default_lookup_options', 'lookup_options', 'case_insensitive_keys')
 # Datum.yml keys that only matter to Datum's PowerShell side (handlers, DSC): read and ignored.
@@ -26,8 +28,11 @@ DATUM_KEYS = ('ResolutionPrecedence', 'DatumStructure', 'default_lookup_options'
               'DatumHandlers', 'DatumHandlersThrowOnError', 'DscLocalConfigurationManagerKeyName',
               'default_json_depth')
 
+RULES_LIMIT = 100000
+"""Most values lookup_options may hold written out in full (YAML aliases repeated)."""
 
-class ConfigError(AnsibleError):
+
+class ConfigError(CompleteMessage, AnsibleError):
     """The hierarchy configuration is missing or wrong."""
 
 
@@ -51,7 +56,7 @@ def load_config(path: str, loader: Any) -> HierarchyConfig:
     """Read a hier.yml or Datum.yml file (Datum's, by its name)."""
     if not os.path.isfile(path):
         raise ConfigError('hierarchy configuration %s not found' % path)
-    data = loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
+    data = load_untrusted(loader, path, ConfigError)
     if not isinstance(data, Mapping):
         raise ConfigError('hierarchy configuration %s must be a map, not %s' % (path, type(data).__name__))
     return _from_datum(path, data) if is_datum_config(path) else _from_hier(path, data)
@@ -129,6 +134,9 @@ def _datum_stores(path: str, structure: Any) -> Optional[Dict[str, str]]:
             raise ConfigError('%s: store %r uses the provider %r; only Datum::File stores are supported'
                               % (where(path, ['DatumStructure']), store['StoreName'], provider))
         options = store.get('StoreOptions') or {}
+        if not isinstance(options, Mapping) or not isinstance(options.get('Path', ''), str):
+            raise ConfigError('%s: StoreOptions of store %r must be a map with a Path such as "./AllNodes"'
+                              % (where(path, ['DatumStructure']), store['StoreName']))
         mounts[str(store['StoreName'])] = str(options.get('Path', store['StoreName'])).replace('\\', '/')
     return mounts
 
@@ -138,6 +146,13 @@ def _relative_to(config_path: str, path: str) -> str:
 
 
 def _rules(path: str, data: Mapping, case_insensitive: bool) -> MergeRules:
+    for key in ('default_lookup_options', 'lookup_options'):
+        try:
+            expanded_size(data.get(key), RULES_LIMIT)    # no alias loop or bomb reaches the rules
+        except MergeError as exc:
+            raise ConfigError('%s: %s: %s' % (where(path, [key]), key, exc)) from exc
+        if find(data.get(key), is_vault_value) is not None:     # reading it as a strategy would decrypt it
+            raise ConfigError('%s: %s holds a vault value; merge rules are not secret' % (where(path, [key]), key))
     try:
         return MergeRules(data.get('default_lookup_options') or 'MostSpecific', data.get('lookup_options'),
                           case_insensitive)

@@ -10,28 +10,38 @@ Used by the lookup plugin (and by the inventory plugin, which looks up every key
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ansible.errors import AnsibleError
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion, expand
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, load_config
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DataStore
-
-# Datum handlers: [ENC=...] (Datum.ProtectedData) and [x= ... =] (Datum.InvokeCommand).
-# As Datum matches them (PowerShell's -match ignores case): InvokeCommand's [x= ... =] anywhere in a string,
-# ProtectedData's [ENC=...] as the whole value.
-DATUM_HANDLER = re.compile(r'\[x=[\s\S]*=\]|^\[ENC=[\s\S]*\]$', re.IGNORECASE)
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
 
 
-class HierarchyError(AnsibleError):
+def is_datum_handler(text: str) -> bool:
+    """Whether a string holds a Datum handler, as Datum matches them (PowerShell's -match ignores case):
+    InvokeCommand's ``[x= ... =]`` anywhere in it, ProtectedData's ``[ENC=...]`` as the whole (stripped) value.
+
+    Datum's regexes, ``\\[x=[\\s\\S]*=\\]`` and ``^\\[ENC=[\\s\\S]*\\]$``, answered by plain string search: Python's
+    backtracking takes quadratic time on them (a string of 50,000 ``[x=`` took seconds).
+    """
+    lowered = text.strip().lower()
+    start = lowered.find('[x=')
+    if start >= 0 and lowered.find('=]', start + 3) >= 0:
+        return True
+    return lowered.startswith('[enc=') and lowered.endswith(']') and len(lowered) >= 6
+
+
+class HierarchyError(CompleteMessage, AnsibleError):
     """A lookup in the hierarchy cannot give a trustworthy answer."""
 
 
@@ -76,10 +86,16 @@ class Hierarchy:
         self._relatives: Dict[str, str] = {}                    # file -> its path relative to datadir
 
     def expand_levels(self, variables: Mapping, fetch: Optional[Callable] = None) -> List[Expansion]:
-        try:
-            return [expand(level, variables, fetch, self.config.case_insensitive_keys) for level in self.config.levels]
-        except MergeError as exc:
-            raise HierarchyError('%s: %s' % (self.config.path, exc)) from exc
+        read = _without_vault_values(fetch)
+        expansions = []
+        for level in self.config.levels:
+            try:
+                expansions.append(expand(level, variables, read, self.config.case_insensitive_keys))
+            except MergeError as exc:
+                raise HierarchyError('%s: %s' % (self.config.path, exc)) from exc
+            except _VaultInLevel as exc:
+                raise HierarchyError('%s: level %r: %s' % (self.config.path, level, exc)) from exc
+        return expansions
 
     def lookup(self, key: str, variables: Mapping, fetch: Optional[Callable] = None, merge: Any = None,
                expansions: Optional[List[Expansion]] = None) -> Resolution:
@@ -107,9 +123,10 @@ class Hierarchy:
         return Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
                           reports, result.warnings, _levels_used(result.sources))
 
-    def resolve_node(self, variables: Mapping, fetch: Optional[Callable] = None) -> Dict[str, Resolution]:
+    def resolve_node(self, variables: Mapping, fetch: Optional[Callable] = None,
+                     expansions: Optional[List[Expansion]] = None) -> Dict[str, Resolution]:
         """A node's resultant set of data: every top-level key of its levels, each as its lookup gives it."""
-        expansions = self.expand_levels(variables, fetch)
+        expansions = expansions or self.expand_levels(variables, fetch)
         starts: list = []
         resolutions = {}
         for key in self.keys_of(expansions, starts):
@@ -244,6 +261,59 @@ class Hierarchy:
         return list(segments)
 
 
+class _VaultInLevel(HierarchyError):
+    """A level's variable is a vault value: its text would be shown in explain output, traces and errors."""
+
+
+class _VaultText(object):
+    """Stands for a vault value in a level's variables; writing it into a path is refused, never decrypted."""
+
+    __slots__ = ('name',)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __str__(self) -> str:
+        raise _VaultInLevel('variable %r is (or holds) a vault value; a level path is shown in explain output, '
+                            'traces and errors, so it cannot be a secret' % self.name)
+
+
+def _without_vault_values(fetch: Optional[Callable]) -> Callable:
+    """``fetch`` for ``expand``, with a vault value (also inside a map) standing as _VaultText."""
+    def read(variables: Mapping, name: str) -> Any:
+        return _guarded(fetch(variables, name) if fetch else variables[name], name)
+    return read
+
+
+def _guarded(value: Any, name: str) -> Any:
+    if is_vault_value(value):
+        return _VaultText(name)
+    return _GuardedMap(value, name) if isinstance(value, Mapping) else value
+
+
+class _GuardedMap(Mapping):
+    """A map of a level's variable, read key by key (only the keys a placeholder names), vault values guarded."""
+
+    def __init__(self, mapping: Mapping, name: str) -> None:
+        self._mapping = mapping
+        self._name = name
+
+    def __getitem__(self, key: Any) -> Any:
+        return _guarded(self._mapping[key], '%s.%s' % (self._name, key))
+
+    def __iter__(self) -> Any:
+        return iter(self._mapping)
+
+    def __len__(self) -> int:
+        return len(self._mapping)
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self._mapping
+
+
+_GuardedMap.__name__ = 'map'     # a level error says "variable 'X' is a map, not a name"
+
+
 def _levels_used(sources: Any) -> List[int]:
     """merge_layers' sources (a list, or a list per key of a map) -> the levels used."""
     if isinstance(sources, Mapping):
@@ -251,49 +321,17 @@ def _levels_used(sources: Any) -> List[int]:
     return list(sources or [])
 
 
-def _handler_in(value: Any, keys: Tuple[str, ...] = ()) -> Optional[Tuple[Tuple[str, ...], str]]:
-    if isinstance(value, str):
-        return (keys, value) if DATUM_HANDLER.search(value.strip()) else None
-    if isinstance(value, Mapping):
-        items = value.items()
-    elif isinstance(value, (list, tuple)):
-        items = ((str(index), item) for index, item in enumerate(value))
-    else:
-        return None
-    for key, item in items:
-        found = _handler_in(item, keys + (str(key),))
-        if found:
-            return found
-    return None
+def _handler_in(value: Any) -> Optional[Tuple[Tuple[str, ...], str]]:
+    """The key path and text of a Datum handler held in the value (each shared container looked at once)."""
+    return find(value, lambda item: isinstance(item, str) and is_datum_handler(item))
 
 
 def _may_hold_handler(value: Any) -> bool:
-    """Whether a file's data holds a Datum handler string; True also when it nests too deep to tell.
-
-    Each container is walked once (YAML anchors may share one, or make one hold itself).
-    """
-    seen: set = set()
-
-    def walk(item: Any, depth: int) -> bool:
-        if isinstance(item, str):
-            return DATUM_HANDLER.search(item.strip()) is not None
-        if isinstance(item, Mapping):
-            items = item.values()
-        elif isinstance(item, (list, tuple)):
-            items = item
-        else:
-            return False
-        if id(item) in seen:
-            return False
-        if depth > _HANDLER_SCAN_DEPTH:
-            return True
-        seen.add(id(item))
-        return any(walk(child, depth + 1) for child in items)
-
-    return walk(value, 0)
-
-
-_HANDLER_SCAN_DEPTH = 100
+    """Whether a file's data holds a Datum handler string; True also when it nests too deep to tell."""
+    try:
+        return _handler_in(value) is not None
+    except MergeDepthError:
+        return True
 
 
 def _shorten(text: str) -> str:

@@ -77,7 +77,7 @@ expect_warning unusable_name "AllNodes/Dev/DSCWeb03.yml: NodeName .* is not a us
 
 fresh_store
 sed 's/NodeName: DSCWeb01/NodeName: DSCFile01/' "$examples/data/AllNodes/Dev/DSCWeb01.yml" > "$work/store/data/AllNodes/Dev/DSCWeb01.yml"
-expect_warning duplicate "two nodes are named 'DSCFile01': .*DSCFile01.yml and .*DSCWeb01.yml" -i "$work/cached.hier.yml"
+expect_warning duplicate "2 nodes are named 'DSCFile01': .*DSCFile01.yml, .*DSCWeb01.yml" -i "$work/cached.hier.yml"
 
 fresh_store
 printf 'NodeName: DSCWeb09\nRole: [unclosed\n' > "$work/store/data/AllNodes/Dev/DSCWeb09.yml"

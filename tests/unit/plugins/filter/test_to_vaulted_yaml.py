@@ -14,6 +14,7 @@ from ansible.errors import AnsibleFilterError
 from ansible.parsing.dataloader import DataLoader
 
 from ansible_collections.strata.hier.plugins.filter.to_vaulted_yaml import FilterModule, to_vaulted_yaml
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb, looped, nested
 
 # 'D3v-S3cret!' encrypted with the example store's password; no vault secret is loaded in these tests,
 # so any attempt to decrypt would fail.
@@ -130,3 +131,27 @@ def test_errors(data, kwargs, words):
         to_vaulted_yaml(data, **kwargs)
     for word in words:
         assert word in str(error.value)
+
+
+@pytest.mark.parametrize('data', [nested(2000), nested(64)], ids=['2000 levels', '64 below the top'])
+def test_deep_nesting_is_the_depth_error(data):
+    with pytest.raises(AnsibleFilterError, match=r'to_vaulted_yaml: data nests deeper than 64 levels'):
+        to_vaulted_yaml(data)
+
+
+def test_self_reference_is_the_depth_error():
+    with pytest.raises(AnsibleFilterError, match=r"refers to itself .*at key path 'self'"):
+        to_vaulted_yaml(looped())
+    loaded = DataLoader().load('Loop: &a\n  self: *a\n')
+    with pytest.raises(AnsibleFilterError, match='refers to itself'):
+        to_vaulted_yaml(loaded)
+
+
+def test_sixty_four_levels_are_written():
+    assert to_vaulted_yaml(nested(63)).count('k:') == 63
+
+
+def test_an_alias_bomb_is_refused_at_the_cost_of_its_text():
+    bomb = DataLoader().load(alias_bomb())
+    with pytest.raises(AnsibleFilterError, match='more than 200000 values'):
+        to_vaulted_yaml(bomb)

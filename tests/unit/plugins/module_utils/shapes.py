@@ -22,13 +22,14 @@ def looped():
     return value
 
 
-def alias_bomb(levels=9, width=9, maps=False):
-    """A few hundred bytes of YAML whose aliases stand for width ** levels values."""
-    lines = ['l0: &l0 [%s]' % ', '.join(['x'] * width)]
-    for level in range(1, levels):
+def alias_bomb(levels=9, items=9, leaf='x', maps=False):
+    """YAML text of a few hundred bytes whose ``Bomb`` holds items**levels leaves through nested aliases
+    (lists of aliases, or maps of them with ``maps``)."""
+    lines = ['l0: &l0 [%s]' % ', '.join([leaf] * items)]
+    for level in range(1, levels + 1):
         if maps:
-            items = ', '.join('k%d: *l%d' % (index, level - 1) for index in range(width))
-            lines.append('l%d: &l%d {%s}' % (level, level, items))
+            inner = ', '.join('k%d: *l%d' % (index, level - 1) for index in range(items))
+            lines.append('l%d: &l%d {%s}' % (level, level, inner))
         else:
-            lines.append('l%d: &l%d [%s]' % (level, level, ', '.join(['*l%d' % (level - 1)] * width)))
-    return '\n'.join(lines) + '\n'
+            lines.append('l%d: &l%d [%s]' % (level, level, ', '.join(['*l%d' % (level - 1)] * items)))
+    return '\n'.join(lines) + '\nBomb: *l%d\n' % levels

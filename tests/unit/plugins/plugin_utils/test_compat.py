@@ -12,7 +12,7 @@ from ansible.parsing.vault import VaultLib, VaultSecret
 from ansible.plugins.loader import cache_loader
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
-    DATA_TAGGING, for_cache, from_cache, is_vault_value, plain, vault_ciphertext,
+    DATA_TAGGING, decrypted, for_cache, from_cache, is_vault_value, plain, vault_ciphertext,
 )
 
 SECRET = [('default', VaultSecret(b'unit-test'))]
@@ -68,13 +68,13 @@ def test_for_cache_does_not_change_its_input(host_vars):
     assert repr(host_vars) == before
 
 
-def test_plain_gives_builtin_text_for_a_vault_value(host_vars):
+def test_decrypted_gives_builtin_text_for_a_vault_value(host_vars):
     """jmespath checks exact types: a decrypted vault value must be a str, not 2.19's tagged text."""
     if DATA_TAGGING:
         from ansible.parsing.vault import VaultSecretsContext
         VaultSecretsContext.initialize(VaultSecretsContext(SECRET))
     try:
-        value = plain(host_vars['Password'])
+        value = decrypted(host_vars['Password'])
     finally:
         if DATA_TAGGING:
             VaultSecretsContext._current = None

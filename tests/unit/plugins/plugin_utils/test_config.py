@@ -12,6 +12,7 @@ import pytest
 from ansible.parsing.dataloader import DataLoader
 
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError, load_config
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb
 
 
 def config_file(tmp_path, name, text):
@@ -79,3 +80,47 @@ def test_datum_yml_keys_are_read_whatever_their_case(tmp_path, capsys):
     assert config.rules.resolve(('Packages',))[0].merge_hash_array == 'DeepTuple'
     assert config.rules.default[0].name == 'deep'
     assert "key 'default_lookup_option' is not one Datum reads" in ' '.join(capsys.readouterr().err.split())
+
+
+@pytest.mark.parametrize('options', ['[1]', '"./data"', '{Path: [a]}'])
+def test_datum_store_options_of_another_shape_are_named(tmp_path, options):
+    path = config_file(tmp_path, 'Datum.yml', 'ResolutionPrecedence: [Common]\nDatumStructure:\n'
+                                              '  - StoreName: AllNodes\n    StoreOptions: %s\n' % options)
+    with pytest.raises(ConfigError, match=r"Datum.yml:2: StoreOptions of store 'AllNodes' must be a map with a Path"):
+        load_config(path, DataLoader())
+
+
+@pytest.mark.parametrize('text, message', [
+    ('lookup_options: &rules\n  Packages: *rules\n',
+     r"hier.yml:3: lookup_options: data refers to itself .*at key path 'Packages'"),
+    ('default_lookup_options: &rule {merge_options: {nested: [*rule]}}\n',
+     r'hier.yml:3: default_lookup_options: data refers to itself'),
+    ('lookup_options:\n' + ''.join('  %s\n' % line for line in alias_bomb(levels=8).splitlines()),
+     r'hier.yml:3: lookup_options: data expands to more than 100000 values'),
+])
+def test_lookup_options_referring_to_themselves_are_named(tmp_path, text, message):
+    path = config_file(tmp_path, 'hier.yml', 'datadir: data\nhierarchy: [Common]\n' + text)
+    with pytest.raises(ConfigError, match=message):
+        load_config(path, DataLoader())
+
+
+@pytest.mark.parametrize('text, message', [
+    ('hierarchy: [Common\n', r"hier.yml:2:1: did not find expected ',' or '\]'"),
+    ('hierarchy: !!python/object/apply:os.system [id]\n', r'hier.yml:1:12: could not determine a constructor'),
+    ('hierarchy: ' + '[' * 5000 + ']' * 5000 + '\n', r'hier.yml:1: the data nests deeper than 500 levels'),
+])
+def test_a_config_that_cannot_be_read_is_named_with_its_line(tmp_path, text, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config(config_file(tmp_path, 'hier.yml', text), DataLoader())
+
+
+@pytest.mark.parametrize('key', ['default_lookup_options', 'lookup_options'])
+def test_rules_holding_a_vault_value_are_refused_without_decrypting(tmp_path, key):
+    """Found by the plugin fuzz target: the rules read a vault value as a strategy name, decrypting it."""
+    from ansible.parsing.vault import VaultLib, VaultSecret
+    ciphertext = VaultLib([('default', VaultSecret(b'unit-test'))]).encrypt('deep').decode()
+    vault = '!vault "%s"' % ciphertext.replace('\n', '\\n')
+    value = vault if key == 'default_lookup_options' else '{Packages: %s}' % vault
+    path = config_file(tmp_path, 'hier.yml', 'datadir: data\nhierarchy: [Common]\n%s: %s\n' % (key, value))
+    with pytest.raises(ConfigError, match=r'hier.yml:3: %s holds a vault value' % key):
+        load_config(path, DataLoader())

@@ -1,0 +1,145 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Walking loaded data at the cost of the data as written.
+
+YAML aliases let a file of a few hundred bytes hold a container shared billions of times
+(9 levels of 9 aliases: 9**9 items), or a container that holds itself. Every walk of the
+plugins over loaded data goes through this module: a shared container is visited once
+(its copy is built once and shared in the same way), a container holding itself or data
+nesting deeper than the merge core's ``MAX_DEPTH`` is the core's depth error, and what must
+be written out in full (a cache, YAML for review) is first measured against
+``EXPANDED_LIMIT``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Set
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.merging import MAX_DEPTH
+from ansible_collections.strata.hier.plugins.module_utils.rules import join_path
+
+EXPANDED_LIMIT = 200000
+"""Most values a piece of data may expand to when written out in full, aliases repeated."""
+
+
+class DataSizeError(MergeError):
+    """Data written out in full (aliases repeated) would hold more than EXPANDED_LIMIT values."""
+
+
+def children(value: Any) -> Optional[Sequence[Tuple[Any, Any]]]:
+    """(key, item) pairs of a map, a list, a tuple or a set; None for a scalar (vault values are scalars)."""
+    if isinstance(value, Mapping):
+        return list(value.items())
+    if isinstance(value, (list, tuple)):
+        return list(enumerate(value))
+    if isinstance(value, Set):
+        return list(enumerate(value))
+    return None
+
+
+def depth_error(path: Sequence[Any], cycle: bool) -> MergeDepthError:
+    reason = 'refers to itself (a YAML alias inside its own anchor)' if cycle else \
+        'nests deeper than %d levels' % MAX_DEPTH
+    return MergeDepthError('data %s' % reason, shown_path(path))
+
+
+def shown_path(path: Sequence[Any]) -> str:
+    """A key path for a message; a key that is no plain scalar (a vault value) is shown by its type only."""
+    return join_path(tuple(part if isinstance(part, (str, int, float)) or part is None else '<%s>' % type(part).__name__
+                           for part in path))
+
+
+def rebuild(value: Any, scalar: Callable[[Any], Any], mapping: Optional[Callable[[Mapping], Any]] = None,
+            wrappers: int = 0) -> Any:
+    """A copy of data as builtin dicts and lists, each other value given to ``scalar``.
+
+    ``mapping(value)`` may replace a whole map (None: rebuild it). A container shared through
+    aliases is rebuilt once and its copy shared alike, so the cost is that of the data as written.
+    ``wrappers``: how many levels of maps hold the data (an explain report, a cache's hosts), beyond MAX_DEPTH.
+    """
+    done: Dict[int, Any] = {}
+    active: set = set()
+
+    def walk(item: Any, path: Tuple[Any, ...]) -> Any:
+        if mapping is not None and isinstance(item, Mapping):
+            replaced = mapping(item)
+            if replaced is not None:
+                return replaced
+        pairs = children(item)
+        if pairs is None:
+            return scalar(item)
+        known = done.get(id(item))
+        if known is not None:
+            return known
+        _enter(item, path, active, wrappers)
+        if isinstance(item, Mapping):
+            built: Any = {walk(key, path): walk(child, path + (key,)) for key, child in pairs}
+        else:
+            built = [walk(child, path + (index,)) for index, child in pairs]
+        active.discard(id(item))
+        done[id(item)] = built
+        return built
+
+    return walk(value, ())
+
+
+def _enter(item: Any, path: Tuple[Any, ...], active: set, wrappers: int = 0) -> None:
+    if id(item) in active:
+        raise depth_error(path, True)
+    if len(path) - wrappers >= MAX_DEPTH:
+        raise depth_error(path, False)
+    active.add(id(item))
+
+
+def expanded_size(value: Any, limit: Optional[int] = None) -> int:
+    """How many values the data holds written out in full (aliases repeated), counted at the cost of the data as
+    written; DataSizeError past ``limit`` (default EXPANDED_LIMIT), the depth error for data holding itself or nesting too deep."""
+    limit = EXPANDED_LIMIT if limit is None else limit
+    sizes: Dict[int, int] = {}
+    active: set = set()
+
+    def count(item: Any, path: Tuple[Any, ...]) -> int:
+        pairs = children(item)
+        if pairs is None:
+            return 1
+        known = sizes.get(id(item))
+        if known is not None:
+            return known
+        _enter(item, path, active)
+        total = 1 + sum(count(child, path + (key,)) + (1 if isinstance(item, Mapping) else 0)
+                        for key, child in pairs)
+        active.discard(id(item))
+        if total > limit:
+            raise DataSizeError('data expands to more than %d values when written out (YAML aliases repeat '
+                                'what they refer to)' % limit, shown_path(path))
+        sizes[id(item)] = total
+        return total
+
+    return count(value, ())
+
+
+def find(value: Any, predicate: Callable[[Any], bool]) -> Optional[Tuple[Tuple[str, ...], Any]]:
+    """The key path and value of the first scalar for which ``predicate`` is true, each container looked at once
+    (a container holding itself is not looked at again); the depth error past ``MAX_DEPTH``."""
+    seen: set = set()
+
+    def search(item: Any, path: Tuple[str, ...]) -> Optional[Tuple[Tuple[str, ...], Any]]:
+        pairs = children(item)
+        if pairs is None:
+            return (path, item) if predicate(item) else None
+        if id(item) in seen:
+            return None
+        if len(path) >= MAX_DEPTH:
+            raise depth_error(path, False)
+        seen.add(id(item))
+        for key, child in pairs:
+            found = search(child, path + (str(key),))
+            if found:
+                return found
+        return None
+
+    return search(value, ())

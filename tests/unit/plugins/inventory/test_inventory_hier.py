@@ -1,0 +1,215 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The inventory plugin against hostile data stores and caches (issue 12)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from ansible.errors import AnsibleParserError
+from ansible.inventory.data import InventoryData
+from ansible.parsing.dataloader import DataLoader
+from ansible.plugins.loader import cache_loader, inventory_loader
+
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAGGING
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb
+
+TEMPLATE_NAME = "{{lookup('pipe','id>PWNED')}}"
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(str(path)), exist_ok=True)
+    with open(str(path), 'w') as stream:
+        stream.write(text)
+
+
+@pytest.fixture
+def store(tmp_path):
+    write(tmp_path / 'data' / 'Nodes' / 'web01.yml', 'Role: web\n')
+    write(tmp_path / 'data' / 'Nodes' / 'db01.yml', 'NodeName: db01.example.com\nRole: db\n')
+    write(tmp_path / 'data' / 'Roles' / 'web.yml', 'Port: 80\n')
+    write(tmp_path / 'data' / 'Roles' / 'db.yml', 'Port: 5432\n')
+    write(tmp_path / 'hier.yml', 'datadir: data\nhierarchy: ["Nodes/%{inventory_hostname}", "Roles/%{Role}"]\n'
+                                 'nodes: "Nodes/*"\n')
+    return tmp_path
+
+
+def source(store, extra=''):
+    path = store / 'nodes.hier.yml'
+    write(path, 'plugin: strata.hier.hier\nconfig: %s\n%s' % (store / 'hier.yml', extra))
+    return str(path)
+
+
+def cached_source(store, connection=None, extra=''):
+    return source(store, 'cache: true\ncache_plugin: ansible.builtin.jsonfile\ncache_connection: %s\n%s'
+                  % (connection or store / 'cache', extra))
+
+
+def parse(path, warnings=None, cache=True):
+    plugin = inventory_loader.get('strata.hier.hier')
+    if warnings is not None:
+        plugin.display.warning = lambda message, *args, **kwargs: warnings.append(message)
+    inventory = InventoryData()
+    plugin.parse(inventory, DataLoader(), path, cache=cache)
+    try:
+        plugin.update_cache_if_changed()    # as ansible-core's InventoryManager does after parse
+    except AttributeError:                  # as it does too: no cache (2.19+)
+        pass
+    return inventory
+
+
+def host_names(inventory):
+    return sorted(inventory.hosts)
+
+
+@pytest.mark.parametrize('name', [TEMPLATE_NAME, '{%print(1)%}', '{#x#}', 'a}}b', 'web[1:2]', 'a,b', '!web',
+                                  '~web', 'a:b', '-web', '.hidden', 'x' * 254, 'café'])
+def test_a_node_name_ansible_could_misread_is_skipped_with_the_file_and_the_rule(store, name):
+    write(store / 'data' / 'Nodes' / 'evil.yml', 'NodeName: %s\nRole: web\n' % json.dumps(name))
+    warnings = []
+    inventory = parse(source(store), warnings)
+    assert host_names(inventory) == ['db01.example.com', 'web01']
+    warning, = warnings
+    assert os.path.join('Nodes', 'evil.yml') in warning and 'is not a usable host name' in warning
+    assert "ASCII letters, digits, '_', '.' or '-'" in warning and 'the node is skipped' in warning
+
+
+def test_a_file_name_holding_a_template_is_skipped(store):
+    write(store / 'data' / 'Nodes' / (TEMPLATE_NAME + '.yml'), 'Role: web\n')
+    warnings = []
+    assert host_names(parse(source(store), warnings)) == ['db01.example.com', 'web01']
+    assert 'the file name %r is not a usable host name' % TEMPLATE_NAME in warnings[0]
+
+
+def test_with_strict_an_unusable_name_fails_the_source(store):
+    write(store / 'data' / 'Nodes' / 'evil.yml', 'Name: %s\n' % json.dumps(TEMPLATE_NAME))
+    with pytest.raises(AnsibleParserError, match=r'evil.yml: Name .* is not a usable host name'):
+        parse(source(store, 'strict: true\n'))
+
+
+def test_two_nodes_of_one_name_are_both_skipped(store):
+    write(store / 'data' / 'Nodes' / 'web02.yml', 'NodeName: web01\nRole: db\n')
+    warnings = []
+    assert host_names(parse(source(store), warnings)) == ['db01.example.com']
+    assert "2 nodes are named 'web01'" in warnings[0] and 'web02.yml' in warnings[0]
+
+
+def test_usable_names_pass(store):
+    write(store / 'data' / 'Nodes' / 'n.yml', 'NodeName: 10.0.0.1\n')
+    write(store / 'data' / 'Nodes' / 'm.yml', 'NodeName: _web-01.dev\n')
+    assert host_names(parse(source(store))) == ['10.0.0.1', '_web-01.dev', 'db01.example.com', 'web01']
+
+
+@pytest.mark.skipif(DATA_TAGGING, reason='ansible-core 2.16: data is marked unsafe; 2.19+ never trusts it')
+def test_keys_holding_templates_are_marked_unsafe_on_2_16(store):
+    from ansible.utils.unsafe_proxy import AnsibleUnsafe
+    write(store / 'data' / 'Roles' / 'web.yml', 'Port: 80\nNested: {%s: "{{ 1 }}"}\n' % json.dumps(TEMPLATE_NAME))
+    nested = parse(source(store)).get_host('web01').vars['Nested']
+    key, value = next(iter(nested.items()))
+    assert isinstance(key, AnsibleUnsafe) and isinstance(value, AnsibleUnsafe)
+
+
+def test_data_expanding_past_the_limit_is_not_written_to_the_cache(store, monkeypatch):
+    """4 levels of 9 aliases: 9**4 items written out in full, past a limit of 5,000 (the merge copies them all
+    until the merge core shares aliased data; the limit is EXPANDED_LIMIT, 200,000 values, in real runs)."""
+    monkeypatch.setattr('ansible_collections.strata.hier.plugins.plugin_utils.walk.EXPANDED_LIMIT', 5000)
+    write(store / 'data' / 'Roles' / 'bomb.yml', alias_bomb(levels=3))
+    write(store / 'hier.yml', 'datadir: data\nhierarchy: ["Nodes/%{inventory_hostname}", "Roles/bomb"]\n'
+                              'nodes: "Nodes/*"\n')
+    warnings = []
+    inventory = parse(cached_source(store), warnings)
+    assert host_names(inventory) == ['db01.example.com', 'web01']
+    assert any('cannot be written' in warning and 'more than 5000 values' in warning for warning in warnings)
+    assert not os.listdir(str(store / 'cache'))
+
+
+def cache_of(store):
+    """The jsonfile cache of the sources of ``store``, as the inventory plugin opens it."""
+    return cache_loader.get('ansible.builtin.jsonfile', _uri=str(store / 'cache'), _prefix='ansible_inventory_')
+
+
+def stored_entry(store, value, path):
+    """Write ``value`` as this source's cache entry, as the cache plugin stores it."""
+    plugin = inventory_loader.get('strata.hier.hier')
+    cache = cache_of(store)
+    cache.set(plugin.get_cache_key(path), value)
+
+
+@pytest.mark.parametrize('entry', [[1, 2], 'text', {'format': 2}, {'format': 2, 'fingerprint': None, 'hosts': [1]}])
+def test_a_cache_entry_of_the_wrong_shape_falls_back_to_the_data(store, entry):
+    path = cached_source(store)
+    parse(path)                       # writes a correct entry
+    fingerprint = cache_of(store)
+    key = inventory_loader.get('strata.hier.hier').get_cache_key(path)
+    current = fingerprint.get(key)['fingerprint']
+    if isinstance(entry, dict) and 'fingerprint' in entry:
+        entry = dict(entry, fingerprint=current)
+    stored_entry(store, entry, path)
+    warnings = []
+    inventory = parse(path, warnings)
+    assert host_names(inventory) == ['db01.example.com', 'web01']
+    assert inventory.get_host('web01').vars['Port'] == 80
+    if isinstance(entry, dict) and entry.get('fingerprint') == current:
+        assert any('the inventory cache cannot be read' in warning for warning in warnings)
+
+
+def test_a_cache_entry_with_a_host_name_the_data_cannot_give_is_refused(store):
+    path = cached_source(store)
+    parse(path)
+    cache = cache_of(store)
+    key = inventory_loader.get('strata.hier.hier').get_cache_key(path)
+    entry = cache.get(key)
+    entry['hosts'][TEMPLATE_NAME] = {'Port': 1}
+    cache.set(key, entry)
+    warnings = []
+    assert host_names(parse(path, warnings)) == ['db01.example.com', 'web01']
+    assert any('cannot be read' in warning and 'cannot have written' in warning for warning in warnings)
+
+
+def test_a_cache_folder_that_cannot_be_created_falls_back(store):
+    write(store / 'afile', '')
+    warnings = []
+    inventory = parse(cached_source(store, store / 'afile' / 'cache'), warnings)
+    assert host_names(inventory) == ['db01.example.com', 'web01']
+    assert any('the inventory cache cannot be opened' in warning for warning in warnings)
+
+
+def test_a_cache_that_cannot_be_written_falls_back(store, monkeypatch):
+    plugin_class = type(cache_of(store))
+
+    def refuse(self, key, value):
+        raise PermissionError(13, 'Permission denied', str(store / 'cache' / key))
+
+    monkeypatch.setattr(plugin_class, 'set', refuse)
+    warnings = []
+    inventory = parse(cached_source(store), warnings)
+    assert host_names(inventory) == ['db01.example.com', 'web01']
+    assert any('cannot be written' in warning and 'Permission denied' in warning for warning in warnings)
+
+
+def test_a_cache_that_cannot_be_read_falls_back(store, monkeypatch):
+    path = cached_source(store)
+    parse(path)
+    plugin_class = type(cache_of(store))
+
+    def refuse(self, key):
+        raise PermissionError(13, 'Permission denied', str(store / 'cache' / key))
+
+    monkeypatch.setattr(plugin_class, 'get', refuse)
+    warnings = []
+    assert host_names(parse(path, warnings)) == ['db01.example.com', 'web01']
+    assert any('cannot be read' in warning and 'Permission denied' in warning for warning in warnings)
+
+
+@pytest.mark.parametrize('role, problem', [('../../..', 'which would leave datadir'), ('{a: 1}', "is a map, not a name"),
+                                           ('"x/../../.."', 'which would leave datadir')])
+def test_a_node_whose_variables_leave_the_data_folder_is_skipped(store, role, problem):
+    write(store / 'data' / 'Nodes' / 'evil.yml', 'Role: %s\n' % role)
+    warnings = []
+    assert host_names(parse(source(store), warnings)) == ['db01.example.com', 'web01']
+    assert 'evil.yml' in warnings[0] and problem in warnings[0] and 'the node is skipped' in warnings[0]

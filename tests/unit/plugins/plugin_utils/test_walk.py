@@ -1,0 +1,94 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Every plugin-side walk over loaded data costs what the data costs as written (issue 12, alias bombs).
+
+The bomb: 9 levels of 9 aliases, 9**9 (387 million) items written out in full, from a file of 600 bytes.
+Each walker must finish in well under a second; before, each of them walked every alias occurrence.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from ansible.parsing.dataloader import DataLoader
+from ansible.parsing.vault import VaultLib, VaultSecret
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
+from ansible_collections.strata.hier.plugins.plugin_utils import hierarchy as hierarchy_module
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
+    for_cache, from_cache, is_vault_value, not_templates, plain, vault_ciphertext,
+)
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import (
+    DataSizeError, expanded_size, find, rebuild,
+)
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb, nested
+
+SECRET = [('default', VaultSecret(b'unit-test'))]
+
+
+@pytest.fixture(scope='module')
+def bomb():
+    """The bomb as DataLoader loads it, with an inline vault value and a template among its leaves."""
+    ciphertext = VaultLib(SECRET).encrypt('s3cret').decode()
+    leaf = '{Secret: !vault "%s", Text: "{{ 1 }}"}' % ciphertext.replace('\n', '\\n')
+    return DataLoader().load(alias_bomb(leaf=leaf))
+
+
+def quickly(function, *args):
+    start = time.process_time()
+    result = function(*args)
+    assert time.process_time() - start < 2, '%s walked the aliases one by one' % function.__name__
+    return result
+
+
+@pytest.mark.parametrize('walker', [plain, for_cache, not_templates], ids=lambda walker: walker.__name__)
+def test_rebuilding_walkers_share_what_the_data_shares(bomb, walker):
+    result = quickly(walker, bomb)
+    assert result['Bomb'][0] is result['Bomb'][8]            # built once, shared as in the data
+    assert result['Bomb'] is result['l9']
+    leaf = result['l0'][0]
+    if walker is for_cache:
+        assert is_vault_value(leaf['Secret']) or set(leaf['Secret']) == {'__strata_hier_vault__'}   # 2.16 / 2.19+
+    else:
+        assert is_vault_value(leaf['Secret'])                  # never decrypted (no vault secret is loaded)
+
+
+def test_from_cache_of_the_cached_bomb(bomb):
+    back = quickly(from_cache, quickly(for_cache, bomb))
+    assert vault_ciphertext(back['l0'][0]['Secret']) == vault_ciphertext(bomb['l0'][0]['Secret'])
+
+
+def test_datum_handler_scans(bomb):
+    assert quickly(hierarchy_module._handler_in, bomb) is None
+    assert quickly(hierarchy_module._may_hold_handler, bomb) is False
+
+
+def test_expanded_size_counts_the_bomb_without_walking_it(bomb):
+    leaf = 1 + 2 * 2                                     # {Secret: ..., Text: ...}: the map, two keys, two values
+    assert quickly(expanded_size, bomb['l3'], 10 ** 6) == 1 + 9 * (1 + 9 * (1 + 9 * (1 + 9 * leaf)))
+    with pytest.raises(DataSizeError, match='more than 200000 values'):
+        quickly(expanded_size, bomb)
+
+
+def test_a_container_holding_itself_is_the_depth_error():
+    loop = DataLoader().load('Loop: &a\n  self: [*a]\n')
+    for walker in (plain, lambda data: rebuild(data, str), expanded_size):
+        with pytest.raises(MergeDepthError, match=r"refers to itself .*at key path 'Loop/self/0'"):
+            walker(loop)
+    assert find(loop, lambda item: item == 'x') is None            # a search just does not look twice
+
+
+def test_nesting_past_the_limit_is_the_depth_error():
+    data = nested(100)
+    with pytest.raises(MergeDepthError, match='nests deeper than 64 levels'):
+        plain(data)
+    assert hierarchy_module._may_hold_handler(data) is True       # too deep to tell: looked at when used
+
+
+def test_a_handler_is_found_with_its_key_path():
+    data = DataLoader().load('A: &a {B: ["[x= $Node.Name =]"]}\nC: *a\n')
+    assert hierarchy_module._handler_in(data) == (('A', 'B', '0'), '[x= $Node.Name =]')
