@@ -19,7 +19,7 @@ from collections.abc import Mapping, Set
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeError
-from ansible_collections.strata.hier.plugins.module_utils.merging import MAX_DEPTH
+from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path
 
 EXPANDED_LIMIT = 200000
