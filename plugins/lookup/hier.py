@@ -121,16 +121,21 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
+from ansible_collections.strata.hier.plugins.plugin_utils.discovery import discover_config
+from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import in_group_precedence
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import adopt_own_definitions
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
 
 display = Display()
+FQCN = 'strata.hier.hier'
 
 
 class LookupModule(LookupBase):
 
     def run(self, terms, variables=None, **kwargs):
+        adopt_own_definitions(self, FQCN, DOCUMENTATION)    # the short name through a one-line re-export
         self.set_options(var_options=variables, direct=kwargs)
         try:
             return self._run(terms, variables or {}, kwargs)
@@ -140,9 +145,9 @@ class LookupModule(LookupBase):
             raise _LookupError(to_native(exc)) from exc
 
     def _run(self, terms, variables, kwargs):
-        hierarchy = get_hierarchy(self._config_path(kwargs), self._loader)
+        hierarchy = get_hierarchy(self._config_path(kwargs, variables), self._loader)
         hierarchy.store.begin_pass()
-        expansions = hierarchy.expand_levels(variables, self._fetch)
+        expansions = hierarchy.expand_levels(in_group_precedence(variables), self._fetch)
         results = []
         for term in terms:
             resolution = hierarchy.lookup(term, variables, merge=self.get_option('merge'), expansions=expansions)
@@ -155,12 +160,13 @@ class LookupModule(LookupBase):
             results.append(self._answer(resolution, kwargs))
         return results
 
-    def _config_path(self, direct):
+    def _config_path(self, direct, variables):
+        """config=, else the first hier.yml, hiera.yaml or Datum.yml beside the playbook or an inventory source,
+        else the setting (plugin_utils/discovery.py)."""
         config = resolve_option_path(self, 'config', self._loader.get_basedir(), direct)
-        if not config:
-            raise AnsibleLookupError('strata.hier.hier: no hierarchy configuration: give config=..., set '
-                                     'STRATA_HIER_CONFIG or [strata_hier] config in ansible.cfg')
-        return config
+        if direct.get('config') is not None:
+            return config
+        return discover_config(self._loader.get_basedir(), variables.get('ansible_inventory_sources') or (), config)
 
     def _fetch(self, variables, name):
         """A host variable, templated; undefined ones raise KeyError so the level is skipped."""

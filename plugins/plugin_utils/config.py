@@ -16,6 +16,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import check_level, from_datum
+from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import Level, parse_level
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
@@ -40,7 +41,7 @@ class ConfigError(CompleteMessage, AnsibleError):
 class HierarchyConfig:
     path: str
     datadir: str
-    levels: Tuple[str, ...]
+    levels: Tuple[Level, ...]
     rules: MergeRules
     nodes: Optional[str] = None
     case_insensitive_keys: bool = False
@@ -68,7 +69,7 @@ def _from_hier(path: str, data: Mapping) -> HierarchyConfig:
             raise ConfigError('%s: unknown key %r in the hierarchy configuration; valid keys: %s'
                               % (where(path, [key]), key, ', '.join(HIER_KEYS)))
     levels = data.get('hierarchy')
-    if not isinstance(levels, list) or not levels or not all(isinstance(level, str) for level in levels):
+    if not isinstance(levels, list) or not levels:
         raise ConfigError('%s: hierarchy must be a non-empty list of level paths' % where(path, ['hierarchy']))
     case_insensitive = data.get('case_insensitive_keys', False)
     if not isinstance(case_insensitive, bool):
@@ -79,7 +80,7 @@ def _from_hier(path: str, data: Mapping) -> HierarchyConfig:
     datadir = data.get('datadir', '.')
     if not isinstance(datadir, str):
         raise ConfigError('%s: datadir must be a path' % where(path, ['datadir']))
-    return HierarchyConfig(path=path, datadir=_relative_to(path, datadir), levels=_levels(path, 'hierarchy', levels),
+    return HierarchyConfig(path=path, datadir=_relative_to(path, datadir), levels=_hier_levels(path, levels),
                            rules=_rules(path, data, case_insensitive), nodes=nodes,
                            case_insensitive_keys=case_insensitive)
 
@@ -117,6 +118,17 @@ def _levels(path: str, key: str, levels: list) -> Tuple[str, ...]:
         except MergeError as exc:
             raise ConfigError('%s: %s' % (where(path, [key]), exc)) from exc
     return tuple(str(level) for level in levels)
+
+
+def _hier_levels(path: str, levels: list) -> Tuple[Level, ...]:
+    """hier.yml's levels: paths, or maps holding mapped_paths (module_utils/mapped_levels.py)."""
+    parsed = []
+    for level in levels:
+        try:
+            parsed.append(parse_level(level))
+        except MergeError as exc:
+            raise ConfigError('%s: %s' % (where(path, ['hierarchy']), exc)) from exc
+    return tuple(parsed)
 
 
 def _datum_stores(path: str, structure: Any) -> Optional[Dict[str, str]]:

@@ -17,7 +17,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ansible.errors import AnsibleError
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeError
-from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion, expand
+from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion
+from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import expand_level
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
@@ -90,7 +91,7 @@ class Hierarchy:
         expansions = []
         for level in self.config.levels:
             try:
-                expansions.append(expand(level, variables, read, self.config.case_insensitive_keys))
+                expansions.extend(expand_level(level, variables, read, self.config.case_insensitive_keys))
             except MergeError as exc:
                 raise HierarchyError('%s: %s' % (self.config.path, exc)) from exc
             except _VaultInLevel as exc:
