@@ -31,6 +31,9 @@ options:
   config:
     description:
       - The hierarchy configuration, C(hier.yml) or C(Datum.yml).
+      - Without C(config=...), the first C(hier.yml), C(hiera.yaml) or C(Datum.yml) in the playbook's folder, then
+        beside each inventory source, then this setting (E(STRATA_HIER_CONFIG), C([strata_hier] config)); the error
+        when there is none lists the places searched.
       - A relative path is relative to where it is set, as Ansible's own path settings are. Given to the lookup
         (C(config=...)), to the playbook's folder; from C(ansible.cfg), to the folder of that C(ansible.cfg);
         from E(STRATA_HIER_CONFIG), to the working directory. C(~) is expanded.
@@ -71,6 +74,11 @@ options:
 notes:
   - Keys compare case-sensitively unless the configuration sets C(case_insensitive_keys) (a C(Datum.yml) does).
   - Datum handlers (C([ENC=...]), C([x= ... =])) are not run; a value holding one is an error naming the file and key.
+  - "For the short name C(lookup('hier', 'Packages')), put a one-line re-export beside the playbook,
+    C(lookup_plugins/hier.py) holding C(from ansible_collections.strata.hier.plugins.lookup.hier import LookupModule);
+    every option works under that name."
+  - C(group_names) is given to levels most specific group first (Ansible's group precedence), for C(mapped_paths)
+    levels over it.
 seealso:
   - plugin: strata.hier.deep_merge
     plugin_type: filter

@@ -8,7 +8,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 name: hier
 short_description: Every host of any inventory gets its merged hierarchy data as host variables
-version_added: 1.1.0
+version_added: 1.0.0
 author: Strata maintainers (@strata-hier)
 description:
   - Gives each host of any inventory source (static, cloud, CMDB, AWX) its resultant set of hierarchy data,
