@@ -135,3 +135,18 @@ def test_groups_get_nothing(project):
     loader = DataLoader()
     loader.set_basedir(str(project))
     assert vars_loader.get('strata.hier.hier').get_vars(loader, str(project), [inventory().groups['prod']]) == {}
+
+
+def test_a_host_name_leaving_the_data_folder_is_an_error_naming_it(project):
+    data = inventory()
+    data.add_host('../../etc')
+    with pytest.raises(AnsibleError, match=r"host \.\./\.\./etc: .*hier.yml: level 'Nodes/%\{inventory_hostname\}' "
+                                           r"expands to 'Nodes/\.\./\.\./etc', which would leave datadir"):
+        host_vars(project, '../../etc', data=data)
+
+
+def test_a_vault_value_as_level_variable_is_refused_not_decrypted(project):
+    data = inventory()
+    data.set_variable('web1', 'roles', [DataLoader().load('x: !vault %s' % json.dumps(CIPHERTEXT))['x']])
+    with pytest.raises(AnsibleError, match=r"variable 'role' is \(or holds\) a vault value"):
+        host_vars(project, data=data)
