@@ -118,7 +118,8 @@ from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import merge
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 
 _CONFIGS = {}       # (playbook folder, inventory sources, setting) -> the configuration found
-_MERGED = {}        # (hierarchy, host, its level paths, keys wanted) -> its host variables, once per run
+_MERGED = {}        # (host, its level paths, keys wanted) -> its host variables, for the hierarchy in _MERGED_FOR
+_MERGED_FOR = []    # the hierarchy whose answers _MERGED holds (a changed configuration is a new one)
 
 
 class VarsModule(BaseVarsPlugin):
@@ -154,7 +155,10 @@ class VarsModule(BaseVarsPlugin):
         except HierarchyError as exc:
             raise HierarchyError('host %s: %s' % (host.name, exc)) from exc
         wanted = self._wanted()
-        key = (hierarchy, host.name, tuple(expansion.path for expansion in expansions), wanted)
+        if _MERGED_FOR != [hierarchy]:
+            _MERGED.clear()
+            _MERGED_FOR[:] = [hierarchy]
+        key = (host.name, tuple(expansion.path for expansion in expansions), wanted)
         if key not in _MERGED:
             merged = merged_host_vars(hierarchy, variables, expansions, self._display.warning,
                                       wanted=_key_filter(*wanted))
