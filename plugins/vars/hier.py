@@ -124,6 +124,10 @@ _MERGED_FOR = []    # the hierarchy whose answers _MERGED holds (a changed confi
 
 class VarsModule(BaseVarsPlugin):
 
+    # one instance per run: Ansible asks vars plugins for every host at every task, and a stateful plugin would be
+    # made again each time, its options read again (what it keeps, it keeps at module level)
+    is_stateless = True
+
     def get_vars(self, loader, path, entities, cache=True):
         super(VarsModule, self).get_vars(loader, path, entities)
         hosts = [entity for entity in (entities if isinstance(entities, list) else [entities])
