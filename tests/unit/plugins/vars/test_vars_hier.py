@@ -120,8 +120,8 @@ def test_a_mapped_level_over_a_non_list_names_host_level_and_file(project):
         host_vars(project, data=data)
 
 
-def test_the_setting_is_read_when_no_configuration_is_beside_playbook_or_inventory(project, tmp_path_factory,
-                                                                                  monkeypatch):
+def test_the_setting_is_read_when_no_configuration_is_beside_playbook_or_inventory(
+        project, tmp_path_factory, monkeypatch):
     elsewhere = tmp_path_factory.mktemp('elsewhere')
     monkeypatch.setenv('STRATA_HIER_CONFIG', str(project / 'hier.yml'))
     assert host_vars(project, basedir=elsewhere)['Level'] == 'node'
