@@ -12,7 +12,7 @@ here=$PWD
 
 # group precedence, the lookup without config=, variable precedence (project/ansible.cfg enables the plugin)
 cp -r project "$work/project"
-(cd "$work/project" && ANSIBLE_CONFIG="$work/project/ansible.cfg" ansible-playbook vars-plugin.yml -e "vs_extra_vars='extra vars'" "$@")
+(cd "$work/project" && ANSIBLE_CONFIG="$work/project/ansible.cfg" ansible-playbook -i inventory.yml vars-plugin.yml -e "vs_extra_vars='extra vars'" "$@")
 
 # the lookup, the inventory plugin and the vars plugin give a host the same data
 export ANSIBLE_VARS_ENABLED=host_group_vars,strata.hier.hier
@@ -28,7 +28,7 @@ ANSIBLE_VARS_ENABLED=host_group_vars ansible-playbook -i "$examples/inventory.ym
 
 # a broken data file fails the run, naming the file and line
 printf 'Packages: [unclosed\nOther: 1\n' > "$work/project/data/Groups/web.yml"
-if (cd "$work/project" && ANSIBLE_CONFIG="$work/project/ansible.cfg" ansible-playbook vars-plugin.yml > "$work/broken.txt" 2>&1); then
+if (cd "$work/project" && ANSIBLE_CONFIG="$work/project/ansible.cfg" ansible-playbook -i inventory.yml vars-plugin.yml > "$work/broken.txt" 2>&1); then
     echo "a broken data file did not fail the run"; exit 1
 fi
 grep -Eq "Groups/web.yml:2" "$work/broken.txt" || { cat "$work/broken.txt"; exit 1; }
