@@ -43,7 +43,6 @@ STRINGS = ('x', 'yz', '')
 
 def import_collection(root):
     """This checkout (or another, --collection) importable as ansible_collections.strata.hier."""
-    import types
     base = os.path.join('/tmp', 'cloud_init_oracle_%d' % os.getpid())
     target = os.path.join(base, 'ansible_collections', 'strata')
     os.makedirs(target, exist_ok=True)
@@ -51,8 +50,7 @@ def import_collection(root):
     if not os.path.islink(link):
         os.symlink(root, link)
     sys.path.insert(0, base)
-    del types
-    from ansible_collections.strata.hier.plugins.module_utils import cloud_init, errors
+    from ansible_collections.strata.hier.plugins.module_utils import cloud_init, errors  # pylint: disable=import-outside-toplevel
     return cloud_init, errors
 
 

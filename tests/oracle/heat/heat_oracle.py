@@ -53,7 +53,7 @@ def import_collection(root):
     if not os.path.islink(link):
         os.symlink(root, link)
     sys.path.insert(0, base)
-    from ansible_collections.strata.hier.plugins.module_utils import errors, heat
+    from ansible_collections.strata.hier.plugins.module_utils import errors, heat  # pylint: disable=import-outside-toplevel
     return heat, errors
 
 
