@@ -33,25 +33,12 @@ import os
 import random
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-COLLECTION = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from oracle_collection import COLLECTION, module_utils  # noqa: E402  # pylint: disable=wrong-import-position
 CLOUD_DEFAULT = 'dict(replace)+list()+str()'
 
 KEYS = ('a', 'b', 'c')
 STRINGS = ('x', 'yz', '')
-
-
-def import_collection(root):
-    """This checkout (or another, --collection) importable as ansible_collections.strata.hier."""
-    base = os.path.join('/tmp', 'cloud_init_oracle_%d' % os.getpid())
-    target = os.path.join(base, 'ansible_collections', 'strata')
-    os.makedirs(target, exist_ok=True)
-    link = os.path.join(target, 'hier')
-    if not os.path.islink(link):
-        os.symlink(root, link)
-    sys.path.insert(0, base)
-    from ansible_collections.strata.hier.plugins.module_utils import cloud_init, errors  # pylint: disable=import-outside-toplevel
-    return cloud_init, errors
 
 
 def spec_combinations():
@@ -172,7 +159,7 @@ def main():
     except ImportError:
         print('cloud-init not found in %s: nothing compared (see the docstring to get it)' % args.cloud_init)
         return 0
-    cloud_init, errors = import_collection(os.path.abspath(args.collection))
+    cloud_init, errors = module_utils(args.collection, 'cloud_init', 'errors')
     rng = random.Random(args.seed)
     combinations = spec_combinations()
     counts = {'agree': 0, 'both fail': 0, 'disagree': 0}

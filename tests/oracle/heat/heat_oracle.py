@@ -37,24 +37,12 @@ import traceback
 
 import yaml
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-COLLECTION = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from oracle_collection import COLLECTION, module_utils  # noqa: E402  # pylint: disable=wrong-import-position
 TYPES = ('string', 'number', 'comma_delimited_list', 'json', 'boolean')
 STRATEGIES = ('overwrite', 'merge', 'deep_merge')
 NAMES = ('p1', 'p2', 'p3', 'p4', 'p5')
 UNDECLARED = ('u1', 'u2')
-
-
-def import_collection(root):
-    base = os.path.join('/tmp', 'heat_oracle_%d' % os.getpid())
-    target = os.path.join(base, 'ansible_collections', 'strata')
-    os.makedirs(target, exist_ok=True)
-    link = os.path.join(target, 'hier')
-    if not os.path.islink(link):
-        os.symlink(root, link)
-    sys.path.insert(0, base)
-    from ansible_collections.strata.hier.plugins.module_utils import errors, heat  # pylint: disable=import-outside-toplevel
-    return heat, errors
 
 
 def json_value(rng, depth):
@@ -181,11 +169,11 @@ def main():
     except ImportError:
         print('Heat (openstack-heat) is not installed here: nothing compared (see the docstring to get it)')
         return 0
-    heat, errors = import_collection(os.path.abspath(args.collection))
+    heat, errors = module_utils(args.collection, 'heat', 'errors')
     rng = random.Random(args.seed)
     counts = {'agree': 0, 'both fail': 0, 'heat fails': 0, 'number': 0, 'disagree': 0}
     quota = {'agree': args.keep, 'both fail': args.keep_failing, 'fixed': args.keep_fixed}
-    fixed, verdicts = set(), []
+    fixed, verdicts = {}, []
     if args.fixed:
         with open(args.fixed, encoding='utf-8') as stream:
             fixed = {index: verdict for index, verdict in enumerate(json.load(stream)) if verdict != 'agree'}
