@@ -206,38 +206,44 @@ class _Fold:
                                 % (self.fixed[name], where, ptype, '' if ptype == BOOLEAN else
                                    ' (it rejects the value as an invalid parameter)'))
         if ptype == JSON:
-            new = _json(new, where)
-            if _empty(old):
-                return self.own(new, (name,))      # Heat's merge_map: "if not old: return new", whatever new is
-            if isinstance(new, Mapping) and all(value is None for value in new.values()):
-                return old      # Heat's merge_map merges nothing: the earlier value stays as it is
-            if is_text(old):        # a JSON text the first file gave (Heat fails on it): parsed too
-                old = self.own(_json(finish(old), where), (name,))
-            for value, which in ((old, 'earlier'), (new, 'later')):
-                if not isinstance(value, Mapping):
-                    raise MergeInputError('%s is a json parameter; Heat cannot merge it when the %s value is a %s, '
-                                          'not a map' % (where, which, _type_name(value)))
-            return self._map(old, new, self.fixed[name] == DEEP_MERGE, where, (name,), 1)
+            return self._json_parameter(name, old, _json(new, where), where)
         if ptype == COMMA_DELIMITED_LIST:
-            if not isinstance(new, (list, str)):
-                raise MergeInputError('%s must be a list or a comma-delimited string, not %s'
-                                      % (where, type(new).__name__))
-            if _empty(old):
-                return self.own(new, (name,))      # Heat's merge_list: "if not old: return new" (no leading ',')
-            if isinstance(old, Items) != isinstance(new, list):     # a comma-delimited string and a list: as lists
-                old = old if isinstance(old, Items) else Items(_split(old, where))
-                new = new if isinstance(new, list) else _split(new, where)
-            if isinstance(old, Items):
-                return self._extend(old, new, (name,), 1)
-            if not is_text(old):
-                raise MergeInputError('%s is a comma_delimited_list; Heat cannot merge into the earlier %s'
-                                      % (where, _type_name(old)))
-            return appended(appended(old, ','), new)
+            return self._list_parameter(name, old, new, where)
         for value in (old, new):
             if value is not None and not is_text(value):
                 raise MergeInputError('%s is a string parameter; Heat cannot merge the %s %s into it'
                                       % (where, type(value).__name__, shown(value)))
         return new if old is None else appended(old, new)
+
+    def _json_parameter(self, name: str, old: Any, new: Any, where: str) -> Any:
+        """Heat's merge_map of a json parameter (its value parsed)."""
+        if _empty(old):
+            return self.own(new, (name,))      # Heat's merge_map: "if not old: return new", whatever new is
+        if isinstance(new, Mapping) and all(value is None for value in new.values()):
+            return old      # Heat's merge_map merges nothing: the earlier value stays as it is
+        if is_text(old):        # a JSON text the first file gave (Heat fails on it): parsed too
+            old = self.own(_json(finish(old), where), (name,))
+        for value, which in ((old, 'earlier'), (new, 'later')):
+            if not isinstance(value, Mapping):
+                raise MergeInputError('%s is a json parameter; Heat cannot merge it when the %s value is a %s, '
+                                      'not a map' % (where, which, _type_name(value)))
+        return self._map(old, new, self.fixed[name] == DEEP_MERGE, where, (name,), 1)
+
+    def _list_parameter(self, name: str, old: Any, new: Any, where: str) -> Any:
+        """Heat's merge_list of a comma_delimited_list parameter."""
+        if not isinstance(new, (list, str)):
+            raise MergeInputError('%s must be a list or a comma-delimited string, not %s' % (where, type(new).__name__))
+        if _empty(old):
+            return self.own(new, (name,))      # Heat's merge_list: "if not old: return new" (no leading ',')
+        if isinstance(old, Items) != isinstance(new, list):     # a comma-delimited string and a list: as lists
+            old = old if isinstance(old, Items) else Items(_split(old, where))
+            new = new if isinstance(new, list) else _split(new, where)
+        if isinstance(old, Items):
+            return self._extend(old, new, (name,), 1)
+        if not is_text(old):
+            raise MergeInputError('%s is a comma_delimited_list; Heat cannot merge into the earlier %s'
+                                  % (where, _type_name(old)))
+        return appended(appended(old, ','), new)
 
     def _extend(self, old: Items, new: Any, path: Tuple[Any, ...], depth: int) -> Items:
         old.append_all([self.own(item, path, depth + 1) for item in new])
