@@ -30,7 +30,7 @@ description:
     and strings only with C(recurse_list) or C(recurse_str). V(list(replace\)) merges lists index by index and keeps
     the existing list''s length. V(dict(allow_delete\)) removes a key whose new value is null.'
   - 'Layers holding different types at one key give cloud-init''s result: a later map replaces an earlier string
-    when the spec has a C(str) merger, V(list(append\)) with a string adds its characters, V(list(replace\)) takes a
+    when the spec has a C(str) merger, V(list(append\)) with a string (handed on by C(recurse_str)) adds its characters, V(list(replace\)) takes a
     later value that is not a list, and a number, boolean or null keeps its value.'
   - See the collection's C(docs/cloud-init.md) for what is supported and every place where the filter departs from
     cloud-init.
