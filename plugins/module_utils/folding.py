@@ -101,4 +101,3 @@ def finish(value: Any) -> Any:
     if isinstance(value, Text):
         return join(value.parts, '')
     return value
-

@@ -67,6 +67,7 @@ TYPES = (STRING, NUMBER, COMMA_DELIMITED_LIST, JSON, BOOLEAN)
 # The CFN spellings Heat also accepts.
 _TYPE_ALIASES = {'commadelimitedlist': COMMA_DELIMITED_LIST}
 
+
 def _where(position: int) -> str:
     return 'environment file %d (counting from 0)' % position
 
@@ -283,8 +284,7 @@ class _Fold:
         else:
             return new
         self.warnings.append('%s: type mismatch at %r: Heat fails merging the %s into the earlier %s (a TypeError); '
-                             'the later value was taken' % (where, join_path(path), type(new).__name__,
-                                                             _type_name(old)))
+                             'the later value was taken' % (where, join_path(path), type(new).__name__, _type_name(old)))
         return self.own(new, path, depth)
 
     def section(self, old: Any, new: Any, section: str) -> Any:

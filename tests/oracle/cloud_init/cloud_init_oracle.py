@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
@@ -185,8 +184,8 @@ def main():
                 mergers, item['documents'], item['merge_how'])[1][0]}
             kept.append(item)
     print('%d cases (%d merger option combinations): %d agree, %d both fail (cloud-init skips the part, the filter '
-          'raises naming it), %d disagree' % (args.cases, len(combinations), counts['agree'], counts['both fail'],
-                                               counts['disagree']))
+          'raises naming it), %d disagree'
+          % (args.cases, len(combinations), counts['agree'], counts['both fail'], counts['disagree']))
     if fixed:
         print('%d cases the earlier run disagreed on now agree or fail as documented'
               % sum(1 for index in fixed if verdicts[index] != 'disagree'))
