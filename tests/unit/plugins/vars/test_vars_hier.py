@@ -63,6 +63,7 @@ def host_vars(project, name='web1', data=None, basedir=None):
     loader = DataLoader()
     loader.set_basedir(str(basedir or project))
     plugin = vars_loader.get('strata.hier.hier')
+    plugin.set_options()    # the loader keeps one instance (stateless) per process: read this test's settings
     return plugin.get_vars(loader, str(project), [(data or inventory()).get_host(name)])
 
 
