@@ -31,6 +31,9 @@ class MappedLevel:
     def __str__(self) -> str:
         return 'mapped_paths [%s, %s, %s]' % (self.variable, self.item, self.template)
 
+    def __repr__(self) -> str:     # errors show a level with %r
+        return str(self)
+
 
 Level = Union[str, MappedLevel]
 

@@ -149,5 +149,6 @@ def test_a_host_name_leaving_the_data_folder_is_an_error_naming_it(project):
 def test_a_vault_value_as_level_variable_is_refused_not_decrypted(project):
     data = inventory()
     data.set_variable('web1', 'roles', [DataLoader().load('x: !vault %s' % json.dumps(CIPHERTEXT))['x']])
-    with pytest.raises(AnsibleError, match=r"variable 'role' is \(or holds\) a vault value"):
+    with pytest.raises(AnsibleError, match=r"level mapped_paths \[roles, role, Roles/%\{role\}\]: variable 'role' is "
+                                           r"\(or holds\) a vault value"):
         host_vars(project, data=data)
