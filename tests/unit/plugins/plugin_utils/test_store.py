@@ -109,3 +109,24 @@ def test_a_file_that_is_not_utf8_is_named(datadir):
         stream.write('Name: Web\n'.encode('utf-16'))
     with pytest.raises(StoreError, match=r'Win.yml'):
         DataStore(datadir, DataLoader()).get(('Roles', 'Win', 'Name'))
+
+
+def test_a_level_walk_is_kept_for_one_pass_and_continues_with_each_key(datadir):
+    store = DataStore(datadir, DataLoader())
+    assert store.get(('Roles',), ('Web', 'Settings', 'Port')).value == 80
+    assert store.get(('Roles', 'Web'), ('Packages',)).value == ['a']
+    assert store.get(('Envs',), ('Dev', 'Tier')).value == 'dev'
+    assert store.get(('Envs', 'Test'), ('Tier',)) is store_module.NOT_FOUND
+    write(os.path.join(datadir, 'Envs', 'Test.yml'), 'Tier: test\n')
+    assert store.get(('Envs', 'Test'), ('Tier',)).value is None      # one pass sees one snapshot
+    store.begin_pass()
+    assert store.get(('Envs', 'Test'), ('Tier',)).value == 'test'
+
+
+def test_a_level_walk_that_fails_names_the_whole_key_path(datadir, tmp_path):
+    os.makedirs(str(tmp_path / 'outside'))
+    os.symlink(str(tmp_path / 'outside'), os.path.join(datadir, 'Away'))
+    store = DataStore(datadir, DataLoader())
+    for _attempt in range(2):
+        with pytest.raises(StoreError, match="'Away/Key' resolves to .*outside the data folder"):
+            store.get(('Away',), ('Key',))
