@@ -151,9 +151,10 @@ def count_parses() -> dict:
     count = {'files': 0}
     load_untrusted = store.load_untrusted
 
-    def counted(*args, **kwargs):
-        count['files'] += 1
-        return load_untrusted(*args, **kwargs)
+    def counted(loader, path, error):
+        if error is store.StoreError:       # a data file (the configuration is read through it too)
+            count['files'] += 1
+        return load_untrusted(loader, path, error)
     store.load_untrusted = counted
     return count
 
