@@ -29,6 +29,7 @@ import time
 import yaml
 
 from bench_inventory import ENVIRONMENTS, generate, host_vars_of, line  # pylint: disable=import-error
+from bench_lookup import count_parses  # pylint: disable=import-error
 
 TARGET = 1.5
 LEVEL_VARS = ('NodeName', 'Environment', 'Role', 'Location')
@@ -125,16 +126,15 @@ def parse_count(root: str, plugin_dir: str) -> int:
     from ansible.parsing.dataloader import DataLoader
     from ansible.plugins.loader import init_plugin_loader, vars_loader
     init_plugin_loader()     # installs the collection finder: then the collection imports
-    from ansible_collections.strata.hier.plugins.plugin_utils.store import PARSE_COUNT
+    parses = count_parses()
     os.environ['STRATA_HIER_CONFIG'] = os.path.join(root, 'hier.yml')
     loader = DataLoader()
     inventory = InventoryManager(loader, [os.path.join(plugin_dir, 'hosts.yml')])
     plugin = vars_loader.get('strata.hier.hier')
-    before = PARSE_COUNT['files']
     for _round in range(2):
         for host in inventory.get_hosts():
             plugin.get_vars(loader, plugin_dir, [host])
-    return PARSE_COUNT['files'] - before
+    return parses['files']
 
 
 def _in(folder: str, func):

@@ -128,10 +128,11 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     CompleteMessage, decrypted, is_vault_value, plain, plain_scalar, trust_as_template,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
-from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import hierarchy_config_path, resolve_option_path
 from ansible_collections.strata.hier.plugins.plugin_utils.discovery import discover_config
 from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import in_group_precedence
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import adopt_own_definitions
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
@@ -153,8 +154,7 @@ class LookupModule(LookupBase):
             raise _LookupError(to_native(exc)) from exc
 
     def _run(self, terms, variables, kwargs):
-        hierarchy = get_hierarchy(self._config_path(kwargs, variables), self._loader)
-        hierarchy.store.begin_pass()
+        hierarchy = open_hierarchy(self._config_path(kwargs, variables), self._loader)
         expansions = hierarchy.expand_levels(in_group_precedence(variables), self._fetch)
         results = []
         for term in terms:
@@ -171,10 +171,11 @@ class LookupModule(LookupBase):
     def _config_path(self, direct, variables):
         """config=, else the first hier.yml, hiera.yaml or Datum.yml beside the playbook or an inventory source,
         else the setting (plugin_utils/discovery.py)."""
-        config = resolve_option_path(self, 'config', self._loader.get_basedir(), direct)
+        basedir = self._loader.get_basedir()
         if direct.get('config') is not None:
-            return config
-        return discover_config(self._loader.get_basedir(), variables.get('ansible_inventory_sources') or (), config)
+            return hierarchy_config_path(self, basedir, direct)
+        return discover_config(basedir, variables.get('ansible_inventory_sources') or (),
+                               resolve_option_path(self, 'config', basedir, direct))
 
     def _fetch(self, variables, name):
         """A host variable, templated; undefined ones raise KeyError so the level is skipped."""
@@ -189,8 +190,8 @@ class LookupModule(LookupBase):
             return _TemplatedMap(value, self)
         try:
             value = self._templar.template(value)
-        except AnsibleUndefinedVariable:
-            raise KeyError(name)
+        except AnsibleUndefinedVariable as exc:
+            raise KeyError(name) from exc
         return _TemplatedMap(value, self) if isinstance(value, Mapping) else value
 
     def _answer(self, resolution, kwargs):
@@ -210,13 +211,13 @@ class LookupModule(LookupBase):
     def _query(self, value):
         try:
             import jmespath
-        except ImportError:
-            raise AnsibleLookupError('strata.hier.hier: query= needs the jmespath Python library '
-                                     '(pip install jmespath on the controller)')
+        except ImportError as exc:
+            raise _LookupError('strata.hier.hier: query= needs the jmespath Python library '
+                               '(pip install jmespath on the controller)') from exc
         try:
             found = jmespath.search(self.get_option('query'), rebuild(value, _seal))
         except jmespath.exceptions.JMESPathError as exc:
-            raise AnsibleLookupError('strata.hier.hier: query %r: %s' % (self.get_option('query'), to_native(exc)))
+            raise _LookupError('strata.hier.hier: query %r: %s' % (self.get_option('query'), to_native(exc))) from exc
         return rebuild(found, _unseal)
 
     def _render(self, value):
@@ -236,14 +237,14 @@ class LookupModule(LookupBase):
         for level in resolution.levels:
             reason = level['reason']
             if level['skipped']:
-                state, where = 'skipped', ''
+                state, place = 'skipped', ''
             elif level['found']:
-                state, where = 'found', level['file'] or level['path']
+                state, place = 'found', level['file'] or level['path']
                 reason = 'whole-file vaulted' if level.get('vaulted') else ''
             else:
-                state, where = 'not found', level['file'] or level['path']
+                state, place = 'not found', level['file'] or level['path']
                 reason = {'not found': '', 'null (not found)': 'null'}.get(reason, reason)
-            line = '  %-40s %-9s %s' % (level['level'], state, where or '')
+            line = '  %-40s %-9s %s' % (level['level'], state, place or '')
             display.vvv(line.rstrip() + ('  (%s)' % reason if reason else ''))
 
 

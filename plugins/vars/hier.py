@@ -113,7 +113,8 @@ from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigEr
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
 from ansible_collections.strata.hier.plugins.plugin_utils.discovery import discover_config
 from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import inventory_variables
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import merged_host_vars
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 
