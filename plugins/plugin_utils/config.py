@@ -18,6 +18,7 @@ from ansible_collections.strata.hier.plugins.module_utils.errors import MergeErr
 from ansible_collections.strata.hier.plugins.module_utils.levels import check_level, from_datum
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
+from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import datum_levels, is_handler as is_handler_level
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
 from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size, find
@@ -46,6 +47,8 @@ class HierarchyConfig:
     case_insensitive_keys: bool = False
     mounts: Optional[Dict[str, str]] = None
     dialect: str = 'hier'
+    handlers_throw: bool = True
+    """A Datum handler that cannot be evaluated is an error (False: Datum.yml's DatumHandlersThrowOnError: false)."""
 
 
 def is_datum_config(path: str) -> bool:
@@ -90,10 +93,21 @@ def _from_datum(path: str, data: Mapping) -> HierarchyConfig:
     if not isinstance(levels, list) or not levels or not all(isinstance(level, str) for level in levels):
         raise ConfigError('%s: ResolutionPrecedence must be a non-empty list of paths'
                           % where(path, ['ResolutionPrecedence']))
+    throw = _handlers_throw(path, data)
     return HierarchyConfig(path=path, datadir=os.path.dirname(os.path.abspath(path)),
-                           levels=_levels(path, 'ResolutionPrecedence', [from_datum(level) for level in levels]),
+                           levels=_levels(path, 'ResolutionPrecedence', datum_levels(path, levels, throw)),
                            rules=_rules(path, data, True), nodes='AllNodes/*/*', case_insensitive_keys=True,
-                           mounts=_datum_stores(path, data.get('DatumStructure')), dialect='datum')
+                           mounts=_datum_stores(path, data.get('DatumStructure')), dialect='datum',
+                           handlers_throw=throw)
+
+
+def _handlers_throw(path: str, data: Mapping) -> bool:
+    """DatumHandlersThrowOnError; left out, strata.hier refuses (Datum would warn): see docs/hierarchy.md."""
+    throw = data.get('DatumHandlersThrowOnError', True)
+    if not isinstance(throw, bool):
+        raise ConfigError('%s: DatumHandlersThrowOnError must be true or false'
+                          % where(path, ['DatumHandlersThrowOnError']))
+    return throw
 
 
 def _datum_keys(path: str, data: Mapping) -> Dict[str, Any]:
@@ -112,6 +126,8 @@ def _datum_keys(path: str, data: Mapping) -> Dict[str, Any]:
 
 def _levels(path: str, key: str, levels: list) -> Tuple[str, ...]:
     for level in levels:
+        if is_handler_level(level):
+            continue
         try:
             check_level(level)
         except MergeError as exc:

@@ -22,6 +22,9 @@ from ansible_collections.strata.hier.plugins.module_utils.merging import merge_l
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, load_config
+from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import (
+    DatumHandlerError, NodeContext, is_handler,
+)
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DataStore
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
@@ -87,14 +90,23 @@ class Hierarchy:
 
     def expand_levels(self, variables: Mapping, fetch: Optional[Callable] = None) -> List[Expansion]:
         read = _without_vault_values(fetch)
-        expansions = []
+        expansions: List[Expansion] = []
+        datum = None
+        if self.config.dialect == 'datum':      # Datum's handlers: datum_handlers.py
+            expansions = datum = DatumExpansions(NodeContext(self, variables))
+            read = _without_vault_values(datum.context.level_variable(_plain_read(fetch)))
         for level in self.config.levels:
             try:
+                if datum is not None and is_handler(level):
+                    expansions.append(datum.context.expand_level(level))
+                    continue
                 expansions.append(expand(level, variables, read, self.config.case_insensitive_keys))
             except MergeError as exc:
                 raise HierarchyError('%s: %s' % (self.config.path, exc)) from exc
             except _VaultInLevel as exc:
                 raise HierarchyError('%s: level %r: %s' % (self.config.path, level, exc)) from exc
+            except DatumHandlerError as exc:
+                raise HierarchyError('level %r: %s' % (level, exc)) from exc
         return expansions
 
     def lookup(self, key: str, variables: Mapping, fetch: Optional[Callable] = None, merge: Any = None,
@@ -118,7 +130,7 @@ class Hierarchy:
             result = merge_layers(values, rules, segments)
         except MergeError as exc:
             raise HierarchyError('lookup of %r: %s' % (key, exc)) from exc
-        if result.found and self._may_hold_handlers(files):
+        if result.found and self.config.dialect != 'datum' and self._may_hold_handlers(files):
             self._refuse_datum_handlers(result.value, values, reports, segments)
         return Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
                           reports, result.warnings, _levels_used(result.sources))
@@ -200,6 +212,8 @@ class Hierarchy:
                 report['found'] = True
                 values[-1] = found.value
                 files[-1] = found.file
+                if isinstance(expansions, DatumExpansions) and self._may_hold_handlers([found.file]):
+                    values[-1] = self._resolve_handlers(expansions.context, found, report, segments)
                 if self.store.vaulted(found.file):
                     report['vaulted'] = True
         return values, reports, files
@@ -223,6 +237,13 @@ class Hierarchy:
             if not known[1]:
                 return True
         return False
+
+    def _resolve_handlers(self, context: NodeContext, found: Any, report: dict, segments: Tuple[str, ...]) -> Any:
+        """A Datum store: the level's value with its handlers evaluated in its file (datum_handlers.py)."""
+        try:
+            return context.resolve(found.value, found.file, self._keys_in_file(report, segments))
+        except (DatumHandlerError, MergeError) as exc:
+            raise HierarchyError('lookup of %r: %s' % (join_path(segments), exc)) from exc
 
     def _relative(self, path: Optional[str]) -> Optional[str]:
         if not path:
@@ -259,6 +280,18 @@ class Hierarchy:
             if part == file_stem or (self.config.case_insensitive_keys and part.casefold() == file_stem.casefold()):
                 return list(full[position + 1:])
         return list(segments)
+
+
+class DatumExpansions(list):
+    """A Datum store's levels expanded for one node, with the node's handler context."""
+
+    def __init__(self, context: NodeContext) -> None:
+        super().__init__()
+        self.context = context
+
+
+def _plain_read(fetch: Optional[Callable]) -> Callable:
+    return fetch or (lambda variables, name: variables[name])
 
 
 class _VaultInLevel(HierarchyError):
