@@ -95,6 +95,7 @@ class NodeContext:
         self._active: List[str] = []
         self._node_values: Dict[str, Any] = {}
         self._budget = 0
+        self._depth = 0
 
     # -- what the hierarchy asks
     def level_variable(self, read: Callable[[Mapping, str], Any]) -> Callable[[Mapping, str], Any]:
@@ -178,13 +179,15 @@ class NodeContext:
         if handler.outside.strip():
             Display().warning('strata.hier: in %s, the text around [x= ... =] in %r is dropped, as Datum drops it'
                               % (file or self.config.path, text))
-        self._enter('%r' % text)
+        if self._depth >= MAX_NESTED:
+            raise ExpressionError('handlers nest more than %d deep' % MAX_NESTED)
+        self._depth += 1
         try:
             result = evaluate(handler, lambda reference: self._value_of(reference, file))
             if is_handler(result):     # Datum.InvokeCommand resolves what a handler gives again
                 result = self._evaluate(result, file) if not is_protected(result) else self._refused(result)
         finally:
-            self._active.pop()
+            self._depth -= 1
         self._charge(result)
         return result
 
@@ -245,8 +248,6 @@ class NodeContext:
         if label in self._active:
             chain = self._active[self._active.index(label):] + [label]
             raise ExpressionError('cycle: %s' % ' -> '.join(chain))
-        if len(self._active) >= MAX_NESTED:
-            raise ExpressionError('handlers nest more than %d deep' % MAX_NESTED)
         self._active.append(label)
 
     def _charge(self, result: Any) -> None:
