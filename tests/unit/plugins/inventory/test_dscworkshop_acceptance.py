@@ -100,7 +100,7 @@ def test_every_node_has_the_data_datum_gives_it(inventory):
 
 def test_what_needs_powershell_is_a_warning_with_file_and_line(inventory):
     _data, warnings = inventory
-    assert any('Datum.yml:1:' in warning and "the level finds nothing (DatumHandlersThrowOnError: false)" in warning
+    assert any('Datum.yml:4:' in warning and "the level finds nothing (DatumHandlersThrowOnError: false)" in warning
                and "if ($node.Name -notlike" in warning for warning in warnings)
     assert any('Domain.yml:4:' in warning and 'DomainJoinCredentials' in warning and 'Ansible vault' in warning
                for warning in warnings)
