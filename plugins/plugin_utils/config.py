@@ -14,6 +14,7 @@ from typing import Any, Dict, Optional, Tuple
 from ansible.errors import AnsibleError
 from ansible.utils.display import Display
 
+from ansible_collections.strata.hier.plugins.module_utils.datum_strategies import datum_reading
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import check_level, from_datum
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
@@ -96,9 +97,31 @@ def _from_datum(path: str, data: Mapping) -> HierarchyConfig:
     throw = _handlers_throw(path, data)
     return HierarchyConfig(path=path, datadir=os.path.dirname(os.path.abspath(path)),
                            levels=_levels(path, 'ResolutionPrecedence', datum_levels(path, levels, throw)),
-                           rules=_rules(path, data, True), nodes='AllNodes/*/*', case_insensitive_keys=True,
+                           rules=_rules(path, _as_datum_reads(path, data), True), nodes='AllNodes/*/*',
+                           case_insensitive_keys=True,
                            mounts=_datum_stores(path, data.get('DatumStructure')), dialect='datum',
                            handlers_throw=throw)
+
+
+def _as_datum_reads(path: str, data: Dict[str, Any]) -> Dict[str, Any]:
+    """Strategy names read as Datum reads them (datum_strategies.py), with a warning for each name read otherwise
+    than written; a hier.yml keeps strict names."""
+    data = dict(data)
+    default = data.get('default_lookup_options')
+    if default is not None and not is_vault_value(default):
+        data['default_lookup_options'] = _datum_rule(path, ['default_lookup_options'], default)
+    options = data.get('lookup_options')
+    if isinstance(options, Mapping) and find(options, is_vault_value) is None:
+        data['lookup_options'] = {key: _datum_rule(path, ['lookup_options', key], spec) for key, spec in options.items()}
+    return data
+
+
+def _datum_rule(path: str, keys: list, spec: Any) -> Any:
+    read, notes = datum_reading(spec)
+    for note in notes:
+        Display().warning('strata.hier: %s: %s; strata.hier does the same (a hier.yml would refuse it)'
+                          % (where(path, keys), note))
+    return read
 
 
 def _handlers_throw(path: str, data: Mapping) -> bool:

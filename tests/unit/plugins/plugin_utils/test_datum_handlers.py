@@ -162,3 +162,21 @@ def test_results_are_bounded_by_the_size_limit(tmp_path):
     hierarchy = store(tmp_path, common='Many: [%s]\n' % items)
     with pytest.raises(HierarchyError, match='expand to more than'):
         hierarchy.lookup('Many', NODE)
+
+
+def test_datum_yml_strategy_names_are_read_as_datum_reads_them_with_a_warning(tmp_path, monkeypatch):
+    from ansible_collections.strata.hier.plugins.plugin_utils import config as config_module
+    seen = []
+    monkeypatch.setattr(config_module.Display, 'warning', lambda self, message, *args, **kwargs: seen.append(message))
+    hierarchy = store(tmp_path, common='Features: [b, c]\n', role='Features: [a, b]\n',
+                      datum_extra='lookup_options:\n  Features:\n    merge_basetype_array: Add\n')
+    assert hierarchy.lookup('Features', NODE).value == ['a', 'b', 'b', 'c']
+    warning, = seen
+    assert 'Datum.yml:6' in warning and "merge_basetype_array 'Add' as Sum" in warning
+
+
+def test_a_hier_yml_keeps_strict_strategy_names(tmp_path):
+    write(tmp_path, 'data/Common.yml', 'Features: [a]\n')
+    with pytest.raises(AnsibleError, match="unknown merge_basetype_array 'Add'"):
+        get_hierarchy(write(tmp_path, 'hier.yml', 'datadir: data\nhierarchy: [Common]\n'
+                            'lookup_options: {Features: {merge_basetype_array: Add}}\n'), DataLoader())
