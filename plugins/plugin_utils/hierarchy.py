@@ -84,7 +84,8 @@ class Hierarchy:
 
     def __init__(self, config: HierarchyConfig, loader: Any) -> None:
         self.config = config
-        self.store = DataStore(config.datadir, loader, config.case_insensitive_keys, config.mounts)
+        self.store = DataStore(config.datadir, loader, config.case_insensitive_keys, config.mounts,
+                               list_members=config.dialect == 'datum')
         self._handler_free: Dict[str, Tuple[Any, bool]] = {}   # file -> (its parsed data, holds no handler)
         self._relatives: Dict[str, str] = {}                    # file -> its path relative to datadir
 

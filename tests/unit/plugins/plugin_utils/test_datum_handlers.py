@@ -180,3 +180,25 @@ def test_a_hier_yml_keeps_strict_strategy_names(tmp_path):
     with pytest.raises(AnsibleError, match="unknown merge_basetype_array 'Add'"):
         get_hierarchy(write(tmp_path, 'hier.yml', 'datadir: data\nhierarchy: [Common]\n'
                             'lookup_options: {Features: {merge_basetype_array: Add}}\n'), DataLoader())
+
+
+def test_a_key_path_through_a_list_collects_from_its_items(tmp_path):
+    """PowerShell's member enumeration, which Datum's Resolve-DatumPath relies on."""
+    hierarchy = store(tmp_path, datum_extra='lookup_options:\n  NetworkIpConfiguration\\Interfaces\\Destination: Unique\n',
+                      role='NetworkIpConfiguration:\n  Interfaces:\n    - {InterfaceAlias: e1, Destination: [10.0.1.0/24]}\n'
+                           '    - {InterfaceAlias: e2, Destination: [10.0.2.0/24, 10.0.3.0/24]}\n    - {InterfaceAlias: e3}\n',
+                      common='NetworkIpConfiguration:\n  Interfaces:\n    - {InterfaceAlias: e1, Destination: [10.0.9.0/24]}\n'
+                             '    - {InterfaceAlias: e2, Destination: 10.0.1.0/24}\n')
+    assert hierarchy.lookup('NetworkIpConfiguration/Interfaces/Destination', NODE).value == [
+        '10.0.1.0/24', '10.0.2.0/24', '10.0.3.0/24', '10.0.9.0/24']
+    # one value is itself, as in PowerShell (and a scalar does not merge with a list: the most specific wins)
+    assert hierarchy.lookup('NetworkIpConfiguration/Interfaces/Destination', dict(NODE, Role='none')).value == [
+        '10.0.9.0/24', '10.0.1.0/24']
+    assert hierarchy.lookup('NetworkIpConfiguration/Interfaces/InterfaceAlias', NODE).value == ['e1', 'e2', 'e3']
+    assert hierarchy.lookup('NetworkIpConfiguration/Interfaces/Gateway', NODE).found is False
+
+
+def test_a_hier_yml_does_not_walk_through_lists(tmp_path):
+    write(tmp_path, 'data/Common.yml', 'Items: [{Name: a}]\n')
+    hierarchy = get_hierarchy(write(tmp_path, 'hier.yml', 'datadir: data\nhierarchy: [Common]\n'), DataLoader())
+    assert hierarchy.lookup('Items/Name', {}).found is False
