@@ -16,7 +16,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.strata.hier.plugins.module_utils.datum_strategies import datum_reading
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.levels import check_level, from_datum
+from ansible_collections.strata.hier.plugins.module_utils.levels import check_level
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import datum_levels, is_handler as is_handler_level
