@@ -166,8 +166,7 @@ class NodeContext:
                 raise ExpressionError(PROTECTED_DATA)
             return self._evaluate(text, file)
         except (ExpressionError, MergeError) as exc:
-            place = '%s: key %r' % (where(shown_file, [str(key) for key in keys]) if shown_file else '(no file)',
-                                    join_path(tuple(str(key) for key in keys)))
+            place = _place(shown_file, tuple(str(key) for key in keys))
             if self.throw:
                 raise DatumHandlerError('%s: %s' % (place, exc)) from exc
             Display().warning('strata.hier: %s: %s; the value is kept as written (DatumHandlersThrowOnError: false)'
@@ -256,6 +255,28 @@ class NodeContext:
             self._budget += expanded_size(result)
             if self._budget > EXPANDED_LIMIT:
                 raise ExpressionError('handler results expand to more than %d values' % EXPANDED_LIMIT)
+
+
+_PLACES: Dict[Tuple[str, Tuple[str, ...], int, int], str] = {}
+_PLACES_KEPT = 10000
+
+
+def _place(file: Optional[str], keys: Tuple[str, ...]) -> str:
+    """``file:line: key 'a/b'`` of a message; remembered while the file is unchanged, since every node of an
+    inventory repeats the warnings of shared files (finding a line parses the file again)."""
+    if not file:
+        return '(no file): key %r' % join_path(keys)
+    try:
+        stat = os.stat(file)
+    except OSError:
+        return '%s: key %r' % (file, join_path(keys))
+    cache_key = (file, keys, stat.st_mtime_ns, stat.st_size)
+    place = _PLACES.get(cache_key)
+    if place is None:
+        if len(_PLACES) >= _PLACES_KEPT:
+            _PLACES.clear()
+        place = _PLACES[cache_key] = '%s: key %r' % (where(file, keys), join_path(keys))
+    return place
 
 
 def _walk(value: Any, parts: Sequence[str]) -> Any:
