@@ -42,7 +42,7 @@ from ansible.parsing.vault import is_encrypted
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import vault_from_ciphertext
 
 try:
-    from yaml import CParser as _Parser     # libyaml: what DataLoader uses too when PyYAML has it
+    from yaml.cyaml import CParser as _Parser     # libyaml: what DataLoader uses too when PyYAML has it
 except ImportError:  # pragma: no cover  # PyYAML without libyaml
     from yaml.composer import Composer
     from yaml.parser import Parser
@@ -58,6 +58,9 @@ except ImportError:  # pragma: no cover  # PyYAML without libyaml
 
 NEEDS_DATALOADER = object()
 """What ``parse`` returns for a file that only DataLoader reads as Ansible does."""
+
+COUNTS = {'parsed': 0, 'reused': 0, 'dataloader': 0}
+"""Files this process parsed, read from the run's folder, and handed to DataLoader (the benchmark reads them)."""
 
 _VAULT_MARK = '\x00strata.hier vault'
 """First item of the tuple standing for a vault value until ``_with_vault_values``; the safe constructor builds
@@ -107,15 +110,19 @@ def parse(path: str, loader: Any) -> Any:
         cache = _cache_file(path)
         kept = _read_kept(cache, os.stat(path)) if cache else None
         if kept is not None:
+            COUNTS['reused'] += 1
             return _with_vault_values(kept[1], loader) if kept[0] else kept[1]
         with open(path, 'rb') as stream:
             status = os.fstat(stream.fileno())     # before reading: a later change shows in the ctime
             raw = stream.read()
     except OSError:
+        COUNTS['dataloader'] += 1
         return NEEDS_DATALOADER
     parsed = _parse_text(raw)
     if parsed is None:
+        COUNTS['dataloader'] += 1
         return NEEDS_DATALOADER
+    COUNTS['parsed'] += 1
     data, vault_values = parsed
     if cache:
         _keep(cache, status, data, vault_values)

@@ -263,3 +263,10 @@ def test_private_folder_is_refused_when_others_may_write(tmp_path, monkeypatch):
     private.mkdir(mode=0o700)
     monkeypatch.setattr(constants, 'DEFAULT_LOCAL_TMP', str(private), raising=False)
     assert parse_module._private_folder() == str(private / 'strata.hier-parsed')  # pylint: disable=protected-access
+
+
+def test_libyaml_parses_where_pyyaml_has_it():
+    import yaml
+    if yaml.__with_libyaml__:
+        from yaml.cyaml import CParser
+        assert issubclass(parse_module._Loader, CParser)   # pylint: disable=protected-access
