@@ -106,6 +106,9 @@ for _tag in ('!unsafe', '!vault-encrypted', 'tag:yaml.org,2002:omap', 'tag:yaml.
 
 def parse(path: str, loader: Any) -> Any:
     """A data file's values as DataLoader gives them, or NEEDS_DATALOADER."""
+    if not os.path.isabs(path):
+        COUNTS['dataloader'] += 1
+        return NEEDS_DATALOADER     # DataLoader finds it relative to its base folder
     try:
         cache = _cache_file(path)
         kept = _read_kept(cache, os.stat(path)) if cache else None
@@ -152,6 +155,13 @@ def _parse_text(raw: bytes) -> Optional[Tuple[Any, int]]:
 
 def _with_vault_values(data: Any, loader: Any) -> Any:
     """Vault marks replaced, in place, by vault values (data fresh from the parser or the cache)."""
+    try:
+        return _replace_vault_marks(data, loader)
+    except Exception:  # pylint: disable=broad-except  # a vault value where a set or key needs a hashable: DataLoader's
+        return NEEDS_DATALOADER
+
+
+def _replace_vault_marks(data: Any, loader: Any) -> Any:
     seen = set()
 
     def value(item: Any) -> Any:
