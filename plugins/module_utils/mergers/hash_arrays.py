@@ -81,7 +81,7 @@ class HashArrayMerger(Merger):
         groups: Dict[Any, List[Any]] = {}
         ordered: List[List[Any]] = []
         starts: List[int] = []
-        view_of = None if knockouts.folds else knockouts.view    # None: an item is its own view
+        view_of = knockouts.view if knockouts.folds else None    # None: an item is its own view
         for items in lists:
             starts.append(len(ordered))
             knocked_out = knockouts.knocked_out if knockouts.any_knocked() else None    # changes only between layers
@@ -110,7 +110,7 @@ class HashArrayMerger(Merger):
         if self.match == BY_SCALAR_VALUES:
             fold = fold_text if self.case_insensitive else _same
             return lambda item, view: scalar_identity(item, freeze, fold)
-        if len(keys) == 1:
+        if len(keys) == 1 and not self.case_insensitive:     # else tuple values fold: freeze them all
             return functools.partial(_one_key_tuple, keys[0], freeze)
         return lambda item, view: item_tuple(view, keys, freeze)
 
