@@ -208,10 +208,16 @@ def test_random_documents_agree_with_dataloader(tmp_path):
         assert ('value', comparable(data)) == dataloader_answer(path)
 
 
-def test_run_cache_is_used_by_another_process_and_checked(tmp_path, monkeypatch):
-    folder = tmp_path / 'run'
-    folder.mkdir(mode=0o700)
-    monkeypatch.setattr(parse_module, '_FOLDER', {'path': str(folder)})
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """The run's folder for parsed files, private as ansible-core creates it."""
+    run = tmp_path / 'run'
+    run.mkdir(mode=0o700)
+    monkeypatch.setattr(parse_module, '_FOLDER', {'path': str(run)})
+    return run
+
+
+def test_run_cache_is_used_by_another_process_and_checked(tmp_path, monkeypatch, folder):
     path = str(tmp_path / 'vault.yml')
     write(path, PARSED_FAST['vault.yml'])
     first = parse(path, loader())
@@ -227,20 +233,14 @@ def test_run_cache_is_used_by_another_process_and_checked(tmp_path, monkeypatch)
     assert parse(path, loader()) is NEEDS_DATALOADER and len(calls) == 1
 
 
-def test_run_cache_never_holds_a_whole_file_vaulted_file(tmp_path, monkeypatch):
-    folder = tmp_path / 'run'
-    folder.mkdir(mode=0o700)
-    monkeypatch.setattr(parse_module, '_FOLDER', {'path': str(folder)})
+def test_run_cache_never_holds_a_whole_file_vaulted_file(tmp_path, folder):
     path = str(tmp_path / 'whole.yml')
     write(path, VaultLib(SECRET).encrypt('secret_key: s3cret\n').decode())
     assert load_untrusted(loader(), path, StoreError) == {'secret_key': 's3cret'}
     assert os.listdir(str(folder)) == []
 
 
-def test_run_cache_written_by_someone_else_is_ignored(tmp_path, monkeypatch):
-    folder = tmp_path / 'run'
-    folder.mkdir(mode=0o700)
-    monkeypatch.setattr(parse_module, '_FOLDER', {'path': str(folder)})
+def test_run_cache_written_by_someone_else_is_ignored(tmp_path, monkeypatch, folder):
     path = str(tmp_path / 'map.yml')
     write(path, PARSED_FAST['map.yml'])
     parse(path, loader())
