@@ -196,7 +196,7 @@ def test_random_documents_agree_with_dataloader(tmp_path):
             return ' ' + rng.choice(scalars) + '\n'
         if kind < 0.7:
             return '\n' + ''.join('%s- %s' % (' ' * indent, node(depth + 1, indent + 2).lstrip())
-                                  for _ in range(rng.randint(1, 4)))
+                                  for _item in range(rng.randint(1, 4)))
         return '\n' + ''.join('%sk%d:%s' % (' ' * indent, index, node(depth + 1, indent + 2))
                               for index in range(rng.randint(1, 4)))
 
@@ -224,7 +224,7 @@ def test_run_cache_is_used_by_another_process_and_checked(tmp_path, monkeypatch,
     kept = os.listdir(str(folder))
     assert len(kept) == 1
     calls = []
-    monkeypatch.setattr(parse_module, '_parse_text', lambda raw: calls.append(raw))
+    monkeypatch.setattr(parse_module, '_parse_text', calls.append)
     again = parse(path, loader())
     assert calls == [] and comparable(again) == comparable(first) and is_vault_value(again['secret'])
     with open(str(folder / kept[0]), 'rb') as stream:
@@ -247,7 +247,7 @@ def test_run_cache_written_by_someone_else_is_ignored(tmp_path, monkeypatch, fol
     kept = str(folder / os.listdir(str(folder))[0])
     os.chmod(kept, 0o666)
     calls = []
-    monkeypatch.setattr(parse_module, '_parse_text', lambda raw: calls.append(raw))
+    monkeypatch.setattr(parse_module, '_parse_text', calls.append)
     parse(path, loader())
     assert len(calls) == 1
 
