@@ -31,6 +31,19 @@ def datadir(tmp_path):
     return root
 
 
+@pytest.fixture
+def parses(monkeypatch):
+    """Counts the files the store parses (its calls to load_untrusted)."""
+    count = {'files': 0}
+    load_untrusted = store_module.load_untrusted
+
+    def counted(*args, **kwargs):
+        count['files'] += 1
+        return load_untrusted(*args, **kwargs)
+    monkeypatch.setattr(store_module, 'load_untrusted', counted)
+    return count
+
+
 def test_folders_files_and_keys(datadir):
     store = DataStore(datadir, DataLoader())
     assert store.get(('Roles', 'Web', 'Settings', 'Port')).value == 80
@@ -44,9 +57,9 @@ def test_folders_files_and_keys(datadir):
 
 def test_knockout_of_the_looked_up_key(datadir):
     store = DataStore(datadir, DataLoader())
-    found = store.get(('Roles', 'Web', 'Settings', 'Old'), '--')
+    found = store.get(('Roles', 'Web', 'Settings', 'Old'), knockout_prefix='--')
     assert found.knocked_out and found.value is None
-    assert not store.get(('Roles', 'Web', 'Settings', 'Port'), '--').knocked_out
+    assert not store.get(('Roles', 'Web', 'Settings', 'Port'), knockout_prefix='--').knocked_out
 
 
 def test_case_insensitive(datadir):
@@ -55,17 +68,17 @@ def test_case_insensitive(datadir):
     assert DataStore(datadir, DataLoader()).get(('roles', 'Web')).value is None
 
 
-def test_each_file_parsed_once_until_it_changes(datadir):
+def test_each_file_parsed_once_until_it_changes(datadir, parses):
     store = DataStore(datadir, DataLoader())
-    before = store_module.PARSE_COUNT['files']
+    before = parses['files']
     for _attempt in range(5):
         DataStore(datadir, DataLoader()).get(('Roles', 'Web', 'Packages'))
-    assert store_module.PARSE_COUNT['files'] == before + 1
+    assert parses['files'] == before + 1
     path = os.path.join(datadir, 'Roles', 'Web.yml')
     write(path, 'Packages: [b, c]\n')
     os.utime(path, ns=(1, 1))
     assert store.get(('Roles', 'Web', 'Packages')).value == ['b', 'c']
-    assert store_module.PARSE_COUNT['files'] == before + 2
+    assert parses['files'] == before + 2
     write(path, 'Packages: [d]\n')
     os.utime(path, ns=(2, 2))
     assert store.get(('Roles', 'Web', 'Packages')).value == ['b', 'c']    # one pass sees one snapshot
@@ -114,7 +127,7 @@ def test_a_named_file_is_found_by_stat_without_listing_its_folder(tmp_path, monk
     assert store.get(('nodes', 'Big', 'Node')).value == 'big'
     assert store.get(('nodes', 'sub', 'x', 'Node')).value == 'x'
     assert store.get(('nodes', 'missing', 'Node')).value is None
-    assert store.start(('nodes', 'n08'))[0] == 'file'
+    assert store.get(('nodes', 'n08'), ('Node',)).value == 8
     assert listed == []
     # the same answers as the listing gives (case-insensitive stores list the folder to fold names)
     listing = DataStore(root, DataLoader(), case_insensitive=True)
@@ -138,3 +151,24 @@ def test_two_files_of_one_named_key_are_an_error_by_stat_too(tmp_path):
     write(os.path.join(root, 'nodes', 'a.json'), '{"Node": 2}')
     with pytest.raises(StoreError, match=r'a\.json and .*a\.yml both define the key .a.'):
         DataStore(root, DataLoader()).get(('nodes', 'a', 'Node'))
+
+
+def test_a_level_walk_is_kept_for_one_pass_and_continues_with_each_key(datadir):
+    store = DataStore(datadir, DataLoader())
+    assert store.get(('Roles',), ('Web', 'Settings', 'Port')).value == 80
+    assert store.get(('Roles', 'Web'), ('Packages',)).value == ['a']
+    assert store.get(('Envs',), ('Dev', 'Tier')).value == 'dev'
+    assert store.get(('Envs', 'Test'), ('Tier',)) is store_module.NOT_FOUND
+    write(os.path.join(datadir, 'Envs', 'Test.yml'), 'Tier: test\n')
+    assert store.get(('Envs', 'Test'), ('Tier',)).value is None      # one pass sees one snapshot
+    store.begin_pass()
+    assert store.get(('Envs', 'Test'), ('Tier',)).value == 'test'
+
+
+def test_a_level_walk_that_fails_names_the_whole_key_path(datadir, tmp_path):
+    os.makedirs(str(tmp_path / 'outside'))
+    os.symlink(str(tmp_path / 'outside'), os.path.join(datadir, 'Away'))
+    store = DataStore(datadir, DataLoader())
+    for _attempt in range(2):
+        with pytest.raises(StoreError, match="'Away/Key' resolves to .*outside the data folder"):
+            store.get(('Away',), ('Key',))
