@@ -70,7 +70,10 @@ options:
     default: false
 notes:
   - Keys compare case-sensitively unless the configuration sets C(case_insensitive_keys) (a C(Datum.yml) does).
-  - Datum handlers (C([ENC=...]), C([x= ... =])) are not run; a value holding one is an error naming the file and key.
+  - In a C(Datum.yml) store, the C([x= ... =]) expressions DscWorkshop repositories use (C($Node.X), C($Datum.A.B),
+    C($File.BaseName), C(Get-DatumSourceFile -Path $File), strings with C($( )) parts) are evaluated without PowerShell;
+    any other PowerShell and C([ENC=...]) are an error naming the file, line and key (a warning, the text kept, when
+    C(DatumHandlersThrowOnError) is false). With a C(hier.yml), a value holding a Datum handler is an error.
 seealso:
   - plugin: strata.hier.deep_merge
     plugin_type: filter

@@ -57,8 +57,10 @@ class DataStore:
     """Read-only view of a data folder as nested maps."""
 
     def __init__(self, datadir: str, loader: Any, case_insensitive: bool = False,
-                 mounts: Optional[Mapping[str, str]] = None) -> None:
+                 mounts: Optional[Mapping[str, str]] = None, list_members: bool = False) -> None:
         self.root = os.path.realpath(datadir)
+        self.list_members = list_members
+        """A key after a list collects the key from the list's items (PowerShell's member enumeration, in Datum)."""
         if not os.path.isdir(self.root):
             raise StoreError('the data folder %s does not exist' % datadir)
         self.loader = loader
@@ -150,6 +152,11 @@ class DataStore:
     def _in_file(self, path: str, keys: Sequence[str], knockout_prefix: Optional[str]) -> Found:
         value = self.load(path)
         for position, key in enumerate(keys):
+            if isinstance(value, list) and self.list_members:
+                value = self._members(value, key)
+                if value is None:
+                    return NOT_FOUND
+                continue
             if not isinstance(value, Mapping):
                 return NOT_FOUND
             if knockout_prefix and position == len(keys) - 1 and self._key(value, knockout_prefix + key) is not None:
@@ -159,6 +166,19 @@ class DataStore:
                 return NOT_FOUND
             value = value[actual]
         return Found(value, path)
+
+    def _members(self, items: list, key: str) -> Any:
+        """``$list.Key`` as PowerShell gives it: each map item's value, lists flattened one level; one value is
+        itself, none is None (not found)."""
+        found: list = []
+        for item in items:
+            actual = self._key(item, key) if isinstance(item, Mapping) else None
+            if actual is not None and item[actual] is not None:
+                member = item[actual]
+                found.extend(member) if isinstance(member, list) else found.append(member)
+        if not found:
+            return None
+        return found[0] if len(found) == 1 else found
 
     def _key(self, mapping: Mapping, key: str) -> Any:
         if key in mapping:

@@ -88,7 +88,12 @@ expect_failure symlink "outside the data folder" "$work/store/hier.yml" "Timezon
 
 fresh_store
 printf "Owner: '[x={ \$Node.Role } =]'\n" >> "$work/store/data/Environments/Dev.yml"
-expect_failure datum_handler "Environments/Dev.yml:[0-9]+: key 'Owner' holds the Datum handler" "$work/store/data/Datum.yml" Owner
+expect_failure datum_handler "Environments/Dev.yml:[0-9]+: key 'Owner' holds the Datum handler" "$work/store/hier.yml" Owner
+
+# a Datum.yml store evaluates the handler forms DscWorkshop uses; other PowerShell is an error naming file and line
+fresh_store
+printf "Owner: '[x={ Get-Date }=]'\n" >> "$work/store/data/Environments/Dev.yml"
+expect_failure datum_powershell "Environments/Dev.yml:[0-9]+: key 'Owner': the Datum handler .*is not evaluated.*supported forms" "$work/store/data/Datum.yml" Owner
 
 fresh_store
 sed -i 's/^  WindowsFeatures: Unique/  WindowsFeatures: {merge_hash_array: DeepTuple, merge_options: {tuple_keys: Name}}/' "$work/store/hier.yml"
