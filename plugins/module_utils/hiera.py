@@ -95,12 +95,13 @@ class HieraLookup:
     """Lookups for one node against one hiera.yaml."""
 
     def __init__(self, config: HieraConfig, read: Reader, scope: Dict[str, Any],
-                 explainer: Optional[Explainer] = None) -> None:
+                 explainer: Optional[Explainer] = None, files: Optional[Dict[str, Any]] = None) -> None:
         self.config = config
         self.scope = scope
         self.warnings: List[str] = list(config.warnings)
         self._read = read
-        self._files: Dict[str, Dict[Any, Any]] = {}
+        self._files: Dict[str, Any] = {} if files is None else files
+        """Parsed data files by path; share one between the engines of several nodes (never changed)."""
         self._stack: List[str] = []
         self._local: Dict[str, Any] = {}
         self._levels: Optional[List[Tuple[HieraLevel, List[Location]]]] = None
@@ -177,6 +178,7 @@ class HieraLookup:
             if not _has_root(data, root):
                 self.explain.say('No such key: "%s"' % root)
                 raise HieraNotFound(root)
+            _check_keys(data[root], root, location.path)
             value = interpolate(data[root], self, True)
             self.explain.value('Found key: "%s" value: ' % root, value)
             return value
@@ -268,8 +270,7 @@ class HieraLookup:
                 self.warnings.append('%s: file does not contain a valid %s hash'
                                      % (path, 'yaml' if level.data_hash == 'yaml_data' else 'json'))
                 data = {}
-            _check_values(data, path)
-            self._files[path] = data
+            self._files[path] = _plain(data, path)
         return self._files[path]
 
     # ------------------------------------------------------------------ interpolation context
@@ -336,20 +337,40 @@ def _ruby_regex(text: str) -> Any:
 _PLAIN = (str, int, float, bool, type(None))
 
 
-def _check_values(data: Any, path: str, depth: int = 0) -> None:
-    """Data files hold only what Hiera reads (Psych refuses dates, sets and objects): anything else is an error."""
+def _plain(data: Any, path: str, depth: int = 0) -> Any:
+    """A data file as Hiera reads it: ``!!binary`` is its text (Psych decodes it), and dates, sets or other
+    objects (which Psych refuses) make the whole file an error.  Built anew only where bytes were found."""
     if depth > 64:
         raise HieraError('Unable to parse (%s): data nests deeper than 64 levels' % path)
     if isinstance(data, dict):
-        for key, value in data.items():
-            _check_values(key, path, depth + 1)
-            _check_values(value, path, depth + 1)
-    elif isinstance(data, list):
-        for item in data:
-            _check_values(item, path, depth + 1)
-    elif not isinstance(data, _PLAIN) and not _is_vault(data):
-        raise HieraError('Unable to parse (%s): a value of type %s is not Hiera data (%r)'
-                         % (path, type(data).__name__, data))
+        pairs = [(_plain(key, path, depth + 1), _plain(value, path, depth + 1)) for key, value in data.items()]
+        changed = any(new_key is not key or new is not value
+                      for (new_key, new), (key, value) in zip(pairs, data.items()))
+        return dict(pairs) if changed else data
+    if isinstance(data, list):
+        items = [_plain(item, path, depth + 1) for item in data]
+        return items if any(new is not old for new, old in zip(items, data)) else data
+    if isinstance(data, bytes):
+        try:
+            return data.decode('utf-8')
+        except UnicodeDecodeError as exc:
+            raise HieraError('Unable to parse (%s): binary data that is not UTF-8 text' % path) from exc
+    if isinstance(data, _PLAIN) or _is_vault(data):
+        return data
+    raise HieraError('Unable to parse (%s): a value of type %s is not Hiera data' % (path, type(data).__name__))
+
+
+def _check_keys(value: Any, root: Any, path: str) -> None:
+    """Puppet refuses (for this key only) a map whose keys are booleans or null."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, bool) or key is None:
+                raise HieraError("Value for key '%s', when using location '%s', has wrong type: map key %r is not "
+                                 "text or a number" % (root, path, key))
+            _check_keys(item, root, path)
+    elif isinstance(value, list):
+        for item in value:
+            _check_keys(item, root, path)
 
 
 def _is_vault(value: Any) -> bool:

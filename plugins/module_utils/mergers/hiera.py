@@ -183,14 +183,14 @@ class DeepMerger(HieraMerger):
         if not isinstance(dest, list):
             return self._overwrite(source, dest)
         if prefix:
-            kept = []
-            for item in source:
-                if self._is_marker(item):
-                    stripped = self._strip(item)
-                    dest[:] = [old for old in dest if not (isinstance(old, str) and old in (stripped, item))]
-                else:
-                    kept.append(item)
-            source[:] = kept
+            def knocks_out(item: Any) -> bool:
+                if not self._is_marker(item):
+                    return False
+                stripped = self._strip(item)
+                dest[:] = [old for old in dest if not (isinstance(old, str) and old in (stripped, item))]
+                return True
+
+            _delete_if(source, knocks_out)
         if self.merge_hash_arrays and all(isinstance(item, dict) for item in source + dest):
             merged = [self._merge(source[index] if index < len(source) and truthy(source[index]) else {}, item)
                       for index, item in enumerate(dest)]
@@ -208,6 +208,22 @@ class DeepMerger(HieraMerger):
         if isinstance(source, list):
             source[:] = [item for item in source if not self._is_marker(item)]
         return source
+
+
+def _delete_if(items: list, predicate: Callable[[Any], bool]) -> None:
+    """Ruby's ``Array#delete_if`` step by step: the predicate may delete from ``items`` itself (a list merged
+    into itself), and Ruby's index bookkeeping then drops the item after each one deleted that way."""
+    read = kept = 0
+    while read < len(items):
+        item = items[read]
+        if not predicate(item):
+            if read != kept:
+                items[kept] = item
+            kept += 1
+        read += 1
+    if kept < len(items) and kept < read:
+        tail = items[read:] if read < len(items) else []
+        items[kept:] = tail
 
 
 def _cleared(value: Any) -> Any:
