@@ -1,0 +1,125 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A Puppet control repository's hiera.yaml (version 5) as a strata.hier source, for the plugins.
+
+Reads the hiera.yaml and the data files through Ansible's DataLoader (vault works; each file once per
+process and configuration) and builds one Hiera engine (module_utils.hiera) per host, with the host's
+variables mapped onto Hiera's scope (docs/hiera.md, "Facts and variables"):
+
+=========================  =====================================================================
+Hiera                      Ansible
+=========================  =====================================================================
+``trusted.certname``       ``inventory_hostname`` (``trusted.hostname``/``domain``: its parts)
+``facts.X``                host variable ``X``, else ``ansible_facts.X``
+``facts.os.family``        ``ansible_facts.os_family`` (also ``os.name``/``os.release.major``/``full``:
+                           ``distribution``, ``distribution_major_version``, ``distribution_version``)
+``facts.hostname``/``fqdn``/``domain``  ``ansible_facts`` ones, else from ``inventory_hostname``
+``%{::X}`` / ``%{X}``      the same as ``facts.X`` (top scope holds the facts)
+``environment``            ``production``
+=========================  =====================================================================
+
+Host variables are used as written (never templated) and vault values are left out, so nothing secret
+reaches a path or an interpolated string.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any, Dict, Optional, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError
+from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer, HieraLookup, hiera_scope
+from ansible_collections.strata.hier.plugins.module_utils.hiera_config import HieraConfig, parse_hiera_config
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
+from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
+from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
+
+MAGIC_VARIABLES = ('hostvars', 'groups', 'group_names', 'omit', 'playbook_dir', 'play_hosts', 'role_names',
+                   'environment', 'vars')
+
+
+def is_hiera_config_file(path: str, loader: Any) -> bool:
+    """A hiera.yaml (by name) or any configuration file with a top-level ``version`` (hier.yml has none)."""
+    if os.path.basename(path).lower() in ('hiera.yaml', 'hiera.yml'):
+        return True
+    if not os.path.isfile(path):
+        return False
+    data = load_untrusted(loader, path, ConfigError)
+    return isinstance(data, Mapping) and 'version' in data
+
+
+class HieraSource:
+    """One hiera.yaml and the data files it reaches."""
+
+    def __init__(self, path: str, loader: Any) -> None:
+        if not os.path.isfile(path):
+            raise ConfigError('Hiera configuration %s not found' % path)
+        self.loader = loader
+        self.config: HieraConfig = parse_hiera_config(load_untrusted(loader, path, ConfigError), path)
+        self.files: Dict[str, Any] = {}
+
+    def read(self, path: str, data_hash: str) -> Any:
+        try:
+            return load_untrusted(self.loader, path, HieraError)
+        except HieraError as exc:
+            raise HieraError('Unable to parse (%s): %s' % (path, exc)) from exc
+
+    def engine(self, variables: Mapping, explain: bool = False) -> HieraLookup:
+        node, facts = host_facts(variables)
+        return HieraLookup(self.config, self.read, hiera_scope(node, facts), Explainer() if explain else None,
+                           files=self.files)
+
+
+def host_facts(variables: Mapping) -> Tuple[str, Dict[str, Any]]:
+    """(node name, facts) for a host's variables, by the mapping table above."""
+    node = str(variables.get('inventory_hostname') or 'localhost')
+    ansible_facts = variables.get('ansible_facts') or {}
+    facts: Dict[str, Any] = {key: value for key, value in ansible_facts.items() if not is_vault_value(value)} \
+        if isinstance(ansible_facts, Mapping) else {}
+    hostname, _dot, domain = node.partition('.')
+    facts.setdefault('hostname', hostname)
+    facts.setdefault('domain', domain)
+    facts.setdefault('fqdn', node)
+    facts['clientcert'] = node
+    os_fact = _os_fact(facts)
+    if os_fact:
+        facts.setdefault('os', os_fact)
+    for name, value in variables.items():
+        if _host_variable(name) and not is_vault_value(value):
+            facts[name] = value
+    return node, facts
+
+
+def _host_variable(name: Any) -> bool:
+    return isinstance(name, str) and not name.startswith(('ansible_', 'inventory_')) and name not in MAGIC_VARIABLES
+
+
+def _os_fact(facts: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    if 'os_family' not in facts and 'distribution' not in facts:
+        return None
+    release = {key: facts[source] for key, source in (('major', 'distribution_major_version'),
+                                                      ('full', 'distribution_version')) if source in facts}
+    os_fact: Dict[str, Any] = {'release': release}
+    if 'os_family' in facts:
+        os_fact['family'] = facts['os_family']
+    if 'distribution' in facts:
+        os_fact['name'] = facts['distribution']
+    return os_fact
+
+
+_SOURCES: Dict[str, Tuple[int, HieraSource]] = {}
+
+
+def get_hiera_source(path: str, loader: Any) -> HieraSource:
+    """One HieraSource per hiera.yaml and process, re-read when the file changes."""
+    real = os.path.realpath(path)
+    mtime = os.stat(real).st_mtime_ns if os.path.exists(real) else -1
+    cached = _SOURCES.get(real)
+    if cached and cached[0] == mtime:
+        return cached[1]
+    source = HieraSource(path, loader)
+    _SOURCES[real] = (mtime, source)
+    return source
