@@ -131,6 +131,16 @@ class HieraLookup:
             value = self._dig(value, segments, key)
         return value
 
+    def data_keys(self) -> List[Any]:
+        """Every root key this node's existing data files hold (``lookup_options`` aside), first seen first:
+        what a node's whole data (the inventory's host variables) is made of."""
+        keys: Dict[Any, None] = {}
+        for level, locations in self._resolved_levels():
+            for location in locations:
+                if location.exists:
+                    keys.update((key, None) for key in self._file(location.path, level) if key != LOOKUP_OPTIONS)
+        return list(keys)
+
     def lookup_or(self, key: str, default: Any) -> Any:
         try:
             return self.lookup(key)

@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError
+from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError, HieraNotFound
 from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer, HieraLookup, hiera_scope
-from ansible_collections.strata.hier.plugins.module_utils.hiera_config import HieraConfig, parse_hiera_config
+from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
+    HieraConfig, inside, parse_hiera_config, ruby_glob,
+)
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
@@ -108,6 +110,57 @@ def _os_fact(facts: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     if 'distribution' in facts:
         os_fact['name'] = facts['distribution']
     return os_fact
+
+
+def node_names(source: HieraSource, pattern: str) -> List[str]:
+    """Host names from the stems of the files ``pattern`` (relative to the hiera.yaml's folder) matches, in
+    Ruby glob order (``data/nodes/*.yaml``: Puppet's per-node files are named by certname)."""
+    names = []
+    for path in ruby_glob(os.path.join(source.config.root, pattern)):
+        if not inside(source.config.root, path):
+            raise ConfigError('nodes %r reaches %s, outside the folder of %s' % (pattern, path, source.config.path))
+        names.append(os.path.splitext(os.path.basename(path))[0])
+    return names
+
+
+def node_facts(node: str, facts_dir: Optional[str], common: Optional[Mapping], loader: Any) -> Dict[str, Any]:
+    """A node's variables for its Hiera scope: ``common`` facts, then its own facts file
+    ``<facts_dir>/<node>.yaml|.yml|.json`` (Puppet's fact cache or ``puppet facts show`` output)."""
+    variables: Dict[str, Any] = dict(common or {})
+    for extension in ('.yaml', '.yml', '.json'):
+        path = os.path.join(facts_dir, node + extension) if facts_dir else None
+        if path and os.path.isfile(path):
+            data = load_untrusted(loader, path, ConfigError)
+            facts = data.get('values', data) if isinstance(data, Mapping) else None   # the fact cache nests them
+            if not isinstance(facts, Mapping):
+                raise ConfigError('%s: a facts file must hold a map of facts' % path)
+            variables.update(facts)
+            break
+    variables['inventory_hostname'] = node
+    return variables
+
+
+def whole_node(source: HieraSource, variables: Mapping, separator: str) -> Dict[str, Any]:
+    """Every key of the node's data looked up (its own lookup_options), as host variables: ``a::b`` keys are
+    named ``a<separator>b``."""
+    engine = source.engine(variables)
+    host_vars: Dict[str, Any] = {}
+    for key in engine.data_keys():
+        if not isinstance(key, str):
+            continue
+        try:
+            value = engine.lookup(_quoted(key))
+        except HieraNotFound:
+            continue
+        host_vars[key.replace('::', separator)] = value
+    return host_vars
+
+
+def _quoted(key: str) -> str:
+    """A data key as a lookup key: one holding dots or quotes is quoted, so it is not dug into."""
+    if '.' not in key and '"' not in key and "'" not in key:
+        return key
+    return '"%s"' % key if '"' not in key else "'%s'" % key
 
 
 _SOURCES: Dict[str, Tuple[int, HieraSource]] = {}
