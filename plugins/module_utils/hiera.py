@@ -36,7 +36,7 @@ from ansible_collections.strata.hier.plugins.module_utils.hiera_interpolation im
 from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import (
     LOOKUP_OPTIONS, dig, is_lookup_options, split_key,
 )
-from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect
+from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, is_secret
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import HASH, HieraMerger, merger_for
 
 Reader = Callable[[str, str], Any]
@@ -365,7 +365,7 @@ def _plain(data: Any, path: str, depth: int = 0) -> Any:
             return data.decode('utf-8')
         except UnicodeDecodeError as exc:
             raise HieraError('Unable to parse (%s): binary data that is not UTF-8 text' % path) from exc
-    if isinstance(data, _PLAIN) or _is_vault(data):
+    if isinstance(data, _PLAIN) or is_secret(data):
         return data
     raise HieraError('Unable to parse (%s): a value of type %s is not Hiera data' % (path, type(data).__name__))
 
@@ -381,11 +381,6 @@ def _check_keys(value: Any, root: Any, path: str) -> None:
     elif isinstance(value, list):
         for item in value:
             _check_keys(item, root, path)
-
-
-def _is_vault(value: Any) -> bool:
-    """Ansible vault values pass through untouched (they are text to Hiera's merges)."""
-    return isinstance(value, str) or 'Vault' in type(value).__name__ or 'Encrypted' in type(value).__name__
 
 
 def pretty(value: Any, indent: str = '') -> str:

@@ -19,6 +19,13 @@ from typing import Any, Hashable, List
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError
 
 
+def is_secret(value: Any) -> bool:
+    """An Ansible vault value (EncryptedString, AnsibleVaultEncryptedUnicode): text to Hiera's merges, never
+    turned into text here (that would decrypt it)."""
+    name = type(value).__name__
+    return 'Vault' in name or 'Encrypted' in name
+
+
 def eql_key(value: Any) -> Hashable:
     """A hashable stand-in that is equal for two values exactly when Ruby's ``eql?`` says they are."""
     if value is None:
@@ -143,7 +150,9 @@ def inspect(value: Any) -> str:
         return '[%s]' % ', '.join(inspect(item) for item in value)
     if isinstance(value, dict):
         return '{%s}' % ', '.join('%s=>%s' % (inspect(key), inspect(item)) for key, item in value.items())
-    return str(value)
+    if is_secret(value):
+        return '<vault value>'
+    return '<%s>' % type(value).__name__
 
 
 def to_s(value: Any) -> str:
@@ -152,6 +161,9 @@ def to_s(value: Any) -> str:
         return ''
     if isinstance(value, str):
         return value
+    if is_secret(value) or (isinstance(value, (list, dict)) and not is_data(value)):
+        raise MergeInputError('a vault value cannot be interpolated into a string (it would be decrypted); '
+                              "use %{alias('key')} for the whole value")
     return inspect(value)
 
 
@@ -172,6 +184,8 @@ def puppet_type(value: Any) -> str:
         if value and all(isinstance(key, str) for key in value):
             return 'Struct'
         return 'Hash'
+    if is_secret(value):
+        return 'String'
     return {int: 'Integer', float: 'Float', str: 'String'}.get(type(value), 'Runtime')
 
 
@@ -183,4 +197,4 @@ def is_data(value: Any, depth: int = 0) -> bool:
         return all(is_data(item, depth + 1) for item in value)
     if isinstance(value, dict):
         return all(isinstance(key, str) and is_data(item, depth + 1) for key, item in value.items())
-    return value is None or isinstance(value, (str, int, float, bool))
+    return value is None or isinstance(value, (str, int, float, bool)) or is_secret(value)

@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, Iterable, Optional, Union
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError, HieraNotFound, MergeInputError
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import (
-    flatten, is_data, puppet_type, ruby_sort, truthy, union,
+    flatten, is_data, is_secret, puppet_type, ruby_sort, truthy, union,
 )
 
 FIRST, UNIQUE, HASH, DEEP = 'first', 'unique', 'hash', 'deep'
@@ -99,7 +99,7 @@ class UniqueMerger(HieraMerger):
 
     def merge(self, higher: Any, lower: Any) -> Any:
         for side, value in (('first', higher), ('second', lower)):
-            scalar = isinstance(value, (str, int, float, bool))
+            scalar = isinstance(value, (str, int, float, bool)) or is_secret(value)
             if not (scalar or (isinstance(value, list) and is_data(value))):
                 raise _type_error(side, 'a value of type Scalar or Array', value)
         return union(self.convert(higher), self.convert(lower))
