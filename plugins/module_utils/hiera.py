@@ -80,14 +80,19 @@ class Explainer:
         self.lines.extend(pad + line for line in text.split('\n'))
 
     def value(self, prefix: str, value: Any) -> None:
-        self.say('%s%s' % (prefix, pretty(value, '  ' * 0)))
+        self.say('%s%s' % (prefix, pretty(value)))
 
     def text(self) -> str:
         return '\n'.join(self.lines) + '\n'
 
 
 class _Quiet(Explainer):
+    """No explanation asked: nothing formatted."""
+
     def say(self, text: str) -> None:
+        pass
+
+    def value(self, prefix: str, value: Any) -> None:
         pass
 
 
@@ -148,32 +153,54 @@ class HieraLookup:
             return default
 
     def _all_layers(self, merger: HieraMerger, key: str, root: Any) -> Any:
-        if not merger.first_found:
-            self._say_merge(merger)
-        value = self._guarded(key, lambda: self._environment(merger, root))
-        return value if merger.first_found else merger.convert(value)
+        # Puppet reduces three layers (global, environment, modules); only the environment holds data here,
+        # but the reduction still converts its value (unique: a single value is flattened) and is explained.
+        layers = ('global', 'environment', 'modules')
+        return self._reduce(merger, layers, lambda layer: self._layer(layer, merger, key, root))
+
+    def _layer(self, layer: str, merger: HieraMerger, key: str, root: Any) -> Any:
+        if layer != 'environment':
+            raise HieraNotFound(layer)
+        return self._guarded(key, lambda: self._environment(merger, root))
 
     def _dig(self, value: Any, segments: List[Any], key: str) -> Any:
         self.explain.say('Sub key: "%s"' % '.'.join(str(segment) for segment in segments[1:]))
-        return dig(value, segments[1:], key)
+        self.explain.depth += 1
+        try:
+            for segment in segments[1:]:
+                try:
+                    value = dig(value, [segment], key)
+                except HieraNotFound:
+                    self.explain.say('No such key: "%s"' % segment)
+                    raise
+                self.explain.value('Found key: "%s" value: ' % segment, value)
+            return value
+        finally:
+            self.explain.depth -= 1
 
     def _environment(self, merger: HieraMerger, root: Any) -> Any:
-        self.explain.say('Using configuration "%s"' % self.config.path)
-        levels = self._resolved_levels()
-        return self._nested(lambda: self._over_levels(merger, root, levels))
+        self.explain.say('Environment Data Provider (hiera configuration version 5)')
+        return self._nested(lambda: self._over_levels(merger, root, self._resolved_levels()))
 
     def _over_levels(self, merger: HieraMerger, root: Any, levels: List[Tuple[HieraLevel, List[Location]]]) -> Any:
-        if not merger.first_found:
-            self._say_merge(merger)
+        self.explain.say('Using configuration "%s"' % self.config.path)
 
         def in_level(entry: Tuple[HieraLevel, List[Location]]) -> Any:
             level, locations = entry
             self.explain.say('Hierarchy entry "%s"' % level.name)
-            return self._nested(lambda: merger.reduce(locations, lambda location: self._found(location, level, root)))
+            return self._nested(lambda: self._reduce(merger, locations,
+                                                     lambda location: self._found(location, level, root)))
 
-        value = self._nested(lambda: merger.reduce(levels, in_level))
-        if not merger.first_found:
-            self.explain.value('Merged result: ', value)
+        return self._reduce(merger, levels, in_level)
+
+    def _reduce(self, merger: HieraMerger, variants: List[Any], fetch: Callable[[Any], Any]) -> Any:
+        """merger.reduce, explained as Puppet explains it: a merge of several variants names its strategy
+        (and options) and ends with the merged result."""
+        if merger.first_found or len(variants) < 2:
+            return merger.reduce(variants, fetch)
+        self._say_merge(merger)
+        value = self._nested(lambda: merger.reduce(variants, fetch))
+        self.explain.value('Merged result: ', value)
         return value
 
     def _found(self, location: Location, level: HieraLevel, root: Any) -> Any:

@@ -285,7 +285,7 @@ def level_locations(level: HieraLevel, expand: Any, mapped: Any, root: str) -> L
         found = []
         for template in level.templates:
             pattern = os.path.join(root, datadir, expand(template))
-            found.extend((template, os.path.normpath(path)) for path in ruby_glob(pattern))
+            found.extend((pattern, os.path.normpath(path)) for path in ruby_glob(pattern))   # Puppet shows the pattern
         return found
     variable, name, template = level.templates
     return [(template, resolved_path(root, datadir, text)) for text in mapped(variable, name, template)]

@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Optional, Tuple
+import re
+from typing import Any, Dict, List, Optional, Tuple
 
 import yaml
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import (
     HieraError, HieraNotFound, MergeError,
 )
-from ansible_collections.strata.hier.plugins.module_utils.hiera import HieraLookup, hiera_scope
+from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer, HieraLookup, hiera_scope
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import parse_hiera_config
 
 CORPUS = os.path.join(os.path.dirname(__file__), '..', '..', '..', 'oracle', 'hiera', 'corpus.json')
@@ -50,6 +51,28 @@ DEPARTURES: Dict[str, Tuple[str, ...]] = {
         'hand.lookup-options.no-merge-entry',
     ),
 }
+
+
+# Explain cases whose account differs (the answer itself agrees or is a departure above).
+EXPLAIN_DEPARTURES = {
+    'hand.config.no-hiera-yaml': 'no hiera.yaml is an error (departure above)',
+    'hand.data-file.unparsable': 'Puppet fails before naming the merge of lookup_options',
+    'hand.interpolation.alias-explain': "the variables read by an interpolation are not itemised ('Found key: \"facts\"')",
+}
+_EXPLAIN_LINE = re.compile(r'^\s*(Hierarchy entry|Path "|Original path|Path not found|No such key|Found key: "[^"]*"'
+                           r'|Searching for|Merge strategy|Merged result|Sub key)')
+_GLOBAL_LAYER = re.compile(r'\n( *)Global Data Provider[^\n]*\n\1  [^\n]*')
+
+
+def explain_outline(text: str, environment: str) -> List[str]:
+    """The steps of an explanation: levels, paths, found or not, merges (values and Puppet's empty global layer
+    left out)."""
+    outline = []
+    for line in _GLOBAL_LAYER.sub('', text.replace('{environment}', environment)).split('\n'):
+        match = _EXPLAIN_LINE.match(line)
+        if match:
+            outline.append(match.group(1) if match.group(1).startswith(('Found key', 'Merged')) else line.strip())
+    return outline
 
 
 def load_corpus() -> Dict[str, Any]:
@@ -138,6 +161,17 @@ class Replayer:
             return {'status': 'not_found'}
         except (MergeError, OSError) as exc:
             return {'status': 'error', 'message': str(exc)}
+
+    def explained(self, case: Dict[str, Any]) -> str:
+        """strata.hier's explanation of the case (whatever the answer)."""
+        explainer = Explainer()
+        try:
+            engine = self.engine(case['repository'], self.corpus['repositories'][case['repository']])
+            engine.explain = explainer
+            engine.lookup(case['key'], cli_merge(case)[0])
+        except (HieraNotFound, MergeError, OSError):
+            pass
+        return explainer.text()
 
     def engine(self, name: str, repository: Dict[str, Any]) -> HieraLookup:
         path = os.path.join(self.folder(name), 'hiera.yaml')

@@ -17,15 +17,18 @@ import json
 import pytest
 
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.hiera_corpus import (
-    DEPARTURES, Replayer, agrees, departure_of, load_corpus,
+    DEPARTURES, EXPLAIN_DEPARTURES, Replayer, agrees, departure_of, explain_outline, load_corpus,
 )
 
 
 @pytest.fixture(scope='module')
-def replayed(tmp_path_factory):
-    corpus = load_corpus()
-    replayer = Replayer(corpus, str(tmp_path_factory.mktemp('hiera-corpus')))
-    return [(case, replayer.answer(case)) for case in corpus['cases']]
+def replayer(tmp_path_factory):
+    return Replayer(load_corpus(), str(tmp_path_factory.mktemp('hiera-corpus')))
+
+
+@pytest.fixture(scope='module')
+def replayed(replayer):
+    return [(case, replayer.answer(case)) for case in replayer.corpus['cases']]
 
 
 def _shown(case, ours):
@@ -71,3 +74,16 @@ def test_spelled_out_answers(replayed, case_id, expected):
         expected = case['answer']['value']
         assert list(ours['value']) == list(expected)     # key order: least specific level's keys first
     assert ours['value'] == expected
+
+
+def test_explain_follows_puppet_lookup_explain_step_by_step(replayer):
+    """Levels, resolved paths, original paths, not found / no such key / found, merges and sub keys, in Puppet's
+    order, for every recorded --explain case outside EXPLAIN_DEPARTURES."""
+    cases = [case for case in replayer.corpus['cases'] if case.get('explain')]
+    differing = []
+    for case in cases:
+        environment = replayer.folder(case['repository'])
+        if explain_outline(case['explain_text'], environment) != explain_outline(replayer.explained(case), environment):
+            differing.append(case['id'])
+    assert len(cases) == 38
+    assert sorted(differing) == sorted(EXPLAIN_DEPARTURES)
