@@ -147,7 +147,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     LOADER_NO_CACHE, for_cache, from_cache, not_templates,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import (
-    get_hiera_source, is_hiera_config_file, node_facts, node_names, whole_node,
+    fresh_hiera_source, is_hiera_config_file, node_facts, node_names, whole_node,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy, is_datum_handler
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
@@ -193,7 +193,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         facts_dir = resolve_option_path(self, 'facts_dir', os.path.dirname(os.path.abspath(path)))
         hosts = {}
         try:
-            source = get_hiera_source(config, loader)
+            source = fresh_hiera_source(config, loader)
             for name in node_names(source, self.get_option('nodes')):
                 if name_problem(name):
                     self._refuse_node('%s: node %r: %s' % (path, name, name_problem(name)))

@@ -126,7 +126,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
-from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import get_hiera_source, is_hiera_config_file
+from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import fresh_hiera_source, is_hiera_config_file
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
@@ -166,7 +166,7 @@ class LookupModule(LookupBase):
 
     def _run_hiera(self, config_path, terms, variables, kwargs):
         """A Puppet hiera.yaml (version 5): each term answered as ``puppet lookup`` answers it."""
-        source = get_hiera_source(config_path, self._loader)
+        source = fresh_hiera_source(config_path, self._loader)
         results = []
         for term in terms:
             engine = source.engine(variables, explain=self.get_option('explain'))

@@ -62,8 +62,17 @@ class HieraSource:
         self.loader = loader
         self.config: HieraConfig = parse_hiera_config(load_untrusted(loader, path, ConfigError), path)
         self.files: Dict[str, Any] = {}
+        self._stats: Dict[str, Tuple[int, int]] = {}
+
+    def begin_pass(self) -> None:
+        """Forget the parsed files that changed since they were read (once per lookup call or inventory parse)."""
+        for path, stat in list(self._stats.items()):
+            if _stat(path) != stat:
+                self.files.pop(path, None)
+                del self._stats[path]
 
     def read(self, path: str, data_hash: str) -> Any:
+        self._stats[path] = _stat(path)
         try:
             return load_untrusted(self.loader, path, HieraError)
         except HieraError as exc:
@@ -110,6 +119,14 @@ def _os_fact(facts: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     if 'distribution' in facts:
         os_fact['name'] = facts['distribution']
     return os_fact
+
+
+def _stat(path: str) -> Tuple[int, int]:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (stat.st_mtime_ns, stat.st_size)
 
 
 def node_names(source: HieraSource, pattern: str) -> List[str]:
@@ -175,4 +192,11 @@ def get_hiera_source(path: str, loader: Any) -> HieraSource:
         return cached[1]
     source = HieraSource(path, loader)
     _SOURCES[real] = (mtime, source)
+    return source
+
+
+def fresh_hiera_source(path: str, loader: Any) -> HieraSource:
+    """get_hiera_source, its changed data files forgotten."""
+    source = get_hiera_source(path, loader)
+    source.begin_pass()
     return source
