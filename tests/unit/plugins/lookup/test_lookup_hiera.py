@@ -8,7 +8,6 @@ lookup_options and merges applied, vault values kept encrypted, errors named."""
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
@@ -20,6 +19,7 @@ from ansible.plugins.loader import inventory_loader, lookup_loader
 from ansible.template import Templar
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, vault_ciphertext
+from ansible_collections.strata.hier.tests.unit.plugins.inventory.test_inventory_hier import write
 
 CIPHERTEXT = VaultLib([('default', VaultSecret(b'unit-test'))]).encrypt('s3cret').decode()
 HIERA = '''version: 5
@@ -30,12 +30,6 @@ hierarchy:
   - {name: os, path: "os/%{facts.os.family}.yaml"}
   - {name: common, path: common.yaml}
 '''
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(str(path)), exist_ok=True)
-    with open(str(path), 'w') as stream:
-        stream.write(text)
 
 
 @pytest.fixture
