@@ -199,8 +199,10 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                     self._refuse_node('%s: node %r: %s' % (path, name, name_problem(name)))
                     continue
                 variables = node_facts(name, facts_dir, self.get_option('facts'), loader)
-                found = whole_node(source, variables, self.get_option('namespace_separator'))
-                hosts[name] = {key: value for key, value in found.items() if self._usable_key(key, name)}
+                found = whole_node(source, variables, self.get_option('namespace_separator'),
+                                   self.get_option('provenance'))
+                hosts[name] = {key: value for key, value in found.items()
+                               if key == 'hier_sources' or self._usable_key(key, name)}
         except MergeError as exc:
             raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, to_native(exc))) from exc
         return hosts

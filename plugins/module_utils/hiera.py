@@ -136,6 +136,12 @@ class HieraLookup:
             value = self._dig(value, segments, key)
         return value
 
+    def holders(self, root: Any) -> List[Dict[str, str]]:
+        """The levels and files holding ``root``, most specific first (with ``first``, only the first counts)."""
+        return [{'level': level.name, 'file': location.path}
+                for level, locations in self._resolved_levels() for location in locations
+                if location.exists and _has_root(self._file(location.path, level), root)]
+
     def data_keys(self) -> List[Any]:
         """Every root key this node's existing data files hold (``lookup_options`` aside), first seen first:
         what a node's whole data (the inventory's host variables) is made of."""

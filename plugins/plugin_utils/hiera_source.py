@@ -30,6 +30,8 @@ import os
 from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Tuple
 
+from ansible.utils.display import Display
+
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError, HieraNotFound
 from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer, HieraLookup, hiera_scope
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
@@ -157,11 +159,12 @@ def node_facts(node: str, facts_dir: Optional[str], common: Optional[Mapping], l
     return variables
 
 
-def whole_node(source: HieraSource, variables: Mapping, separator: str) -> Dict[str, Any]:
+def whole_node(source: HieraSource, variables: Mapping, separator: str, provenance: bool = False) -> Dict[str, Any]:
     """Every key of the node's data looked up (its own lookup_options), as host variables: ``a::b`` keys are
-    named ``a<separator>b``."""
+    named ``a<separator>b``; with ``provenance``, ``hier_sources`` maps each to the levels and files holding it."""
     engine = source.engine(variables)
     host_vars: Dict[str, Any] = {}
+    sources: Dict[str, Any] = {}
     for key in engine.data_keys():
         if not isinstance(key, str):
             continue
@@ -169,7 +172,14 @@ def whole_node(source: HieraSource, variables: Mapping, separator: str) -> Dict[
             value = engine.lookup(_quoted(key))
         except HieraNotFound:
             continue
-        host_vars[key.replace('::', separator)] = value
+        name = key.replace('::', separator)
+        host_vars[name] = value
+        if provenance:
+            sources[name] = engine.holders(key)
+    for warning in engine.warnings:
+        Display().warning('strata.hier.hier %s: %s' % (variables.get('inventory_hostname'), warning))
+    if provenance:
+        host_vars['hier_sources'] = sources
     return host_vars
 
 

@@ -98,3 +98,14 @@ def test_inventory_makes_a_host_per_node_file_with_its_whole_data(repo):
     assert web['ntp__servers'] == ['n', 'r', 'c'] and web['port'] == 80 and web['family_only'] is True
     assert db['port'] == 5432 and db['ntp__servers'] == ['c'] and 'family_only' not in db
     assert is_vault_value(web['password'])
+
+
+def test_inventory_provenance_feeds_the_rsop_role(repo):
+    source = repo / 'site.hier.yml'
+    write(source, 'plugin: strata.hier.hier\nconfig: hiera.yaml\nnodes: data/nodes/*.yaml\nprovenance: true\n'
+          'facts: {role: web}\n')
+    inventory = InventoryData()
+    inventory_loader.get('strata.hier.hier').parse(inventory, DataLoader(), str(source), cache=False)
+    sources = inventory.get_host('db01.example.com').vars['hier_sources']
+    assert [entry['level'] for entry in sources['port']] == ['node', 'role']
+    assert sources['ntp__servers'][-1] == {'level': 'common', 'file': str(repo / 'data' / 'common.yaml')}
