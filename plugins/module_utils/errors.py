@@ -55,7 +55,10 @@ class HieraError(MergeError):
 
 
 class HieraConfigError(HieraError):
-    """A hiera.yaml that is not a usable version 5 configuration; the message names the file and the key."""
+    """A hiera.yaml that is not a usable version 5 configuration; the message names the file and the key,
+    ``keys`` is the key's path in the file (for its line)."""
+
+    keys: tuple = ()
 
 
 class HieraNotFound(LookupError):

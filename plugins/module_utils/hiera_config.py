@@ -97,9 +97,9 @@ def _check_version(data: Any, path: str) -> None:
         return
     if version in (None, 3, 4):
         shown = 'has no version (a version 3 file)' if version is None else 'is version %s' % version
-        raise HieraConfigError('%s: key \'version\': the file %s; only hiera.yaml version 5 is supported '
-                               '(convert it: https://www.puppet.com/docs/puppet/7/hiera_migrate.html)' % (path, shown))
-    raise HieraConfigError("%s: key 'version': hiera.yaml version %r is not supported (only 5)" % (path, version))
+        raise _error(path, 'version', 'says the file %s; only hiera.yaml version 5 is supported (convert it: '
+                     'https://www.puppet.com/docs/puppet/7/hiera_migrate.html)' % shown)
+    raise _error(path, 'version', 'is %r: hiera.yaml version %s is not supported (only 5)' % (version, version))
 
 
 def _check_keys(mapping: Dict[str, Any], allowed: Sequence[str], path: str, where: str) -> None:
@@ -109,7 +109,15 @@ def _check_keys(mapping: Dict[str, Any], allowed: Sequence[str], path: str, wher
 
 
 def _error(path: str, key: str, problem: str) -> HieraConfigError:
-    return HieraConfigError("%s: key '%s' %s" % (path, key, problem))
+    error = HieraConfigError("%s: key '%s' %s" % (path, key, problem))
+    error.keys = key_path(key)
+    return error
+
+
+def key_path(key: str) -> Tuple[Any, ...]:
+    """``hierarchy[0] (level 'a').options.path`` -> ('hierarchy', 0, 'options', 'path'), to find its line."""
+    key = re.sub(r" \(level '[^']*'\)", '', key)
+    return tuple(int(index) if index else name for name, index in re.findall(r'([^.\[\]]+)|\[(\d+)\]', key))
 
 
 def _level(entry: Any, index: int, defaults: Dict[str, Any], path: str, warnings: List[str]) -> HieraLevel:

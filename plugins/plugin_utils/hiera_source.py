@@ -32,13 +32,14 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ansible.utils.display import Display
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError, HieraNotFound
+from ansible_collections.strata.hier.plugins.module_utils.errors import HieraConfigError, HieraError, HieraNotFound
 from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer, HieraLookup, hiera_scope
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
     HieraConfig, inside, parse_hiera_config, ruby_glob,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
 from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
 
 MAGIC_VARIABLES = ('hostvars', 'groups', 'group_names', 'omit', 'playbook_dir', 'play_hosts', 'role_names',
@@ -62,7 +63,10 @@ class HieraSource:
         if not os.path.isfile(path):
             raise ConfigError('Hiera configuration %s not found' % path)
         self.loader = loader
-        self.config: HieraConfig = parse_hiera_config(load_untrusted(loader, path, ConfigError), path)
+        try:
+            self.config: HieraConfig = parse_hiera_config(load_untrusted(loader, path, ConfigError), path)
+        except HieraConfigError as exc:
+            raise ConfigError(str(exc).replace(path, where(path, exc.keys), 1)) from exc
         self.files: Dict[str, Any] = {}
         self._stats: Dict[str, Tuple[int, int]] = {}
 

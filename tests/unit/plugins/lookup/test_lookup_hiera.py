@@ -82,7 +82,10 @@ def test_vault_values_stay_encrypted_in_values_and_explain(repo):
 
 def test_a_broken_configuration_is_named(repo):
     write(repo / 'hiera.yaml', HIERA.replace('version: 5', 'version: 4'))
-    with pytest.raises(AnsibleError, match=r"hiera\.yaml: key 'version'"):
+    with pytest.raises(AnsibleError, match=r"hiera\.yaml:1: key 'version'"):
+        lookup(repo, 'port')
+    write(repo / 'hiera.yaml', HIERA.replace('path: common.yaml}', 'path: common.yaml, data_hash: hocon_data}'))
+    with pytest.raises(AnsibleError, match=r"hiera\.yaml:7: key 'hierarchy\[3\] \(level 'common'\)\.data_hash'"):
         lookup(repo, 'port')
 
 
