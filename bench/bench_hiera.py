@@ -20,7 +20,6 @@ Run with the collection on ANSIBLE_COLLECTIONS_PATH and PYTHONPATH (scripts/benc
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sys
@@ -187,7 +186,7 @@ def bench_inventory(root: str, target: float) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
     parser.add_argument('--nodes', type=int, default=2000)
     parser.add_argument('--sample', type=int, default=500, help='hosts timed in the lookup benchmark')
     arguments = parser.parse_args()

@@ -34,7 +34,7 @@ from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
 )
 from ansible_collections.strata.hier.plugins.module_utils.hiera_interpolation import interpolate
 from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import (
-    LOOKUP_OPTIONS, dig, is_lookup_options, split_key,
+    LOOKUP_OPTIONS, dig, has_key, is_lookup_options, split_key,
 )
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, is_secret
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import HASH, HieraMerger, merger_for
@@ -140,7 +140,7 @@ class HieraLookup:
         """The levels and files holding ``root``, most specific first (with ``first``, only the first counts)."""
         return [{'level': level.name, 'file': location.path}
                 for level, locations in self._resolved_levels() for location in locations
-                if location.exists and _has_root(self._file(location.path, level), root)]
+                if location.exists and has_key(self._file(location.path, level), root)]
 
     def data_keys(self) -> List[Any]:
         """Every root key this node's existing data files hold (``lookup_options`` aside), first seen first:
@@ -218,7 +218,7 @@ class HieraLookup:
                 self.explain.say('Path not found')
                 raise HieraNotFound(location.path)
             data = self._file(location.path, level)
-            if not _has_root(data, root):
+            if not has_key(data, root):
                 self.explain.say('No such key: "%s"' % root)
                 raise HieraNotFound(root)
             _check_keys(data[root], root, location.path)
@@ -346,12 +346,6 @@ class HieraLookup:
             return action()
         finally:
             self._stack.pop()
-
-
-def _has_root(data: Dict[Any, Any], root: Any) -> bool:
-    if isinstance(root, int):
-        return any(type(key) is int and key == root for key in data)
-    return root in data
 
 
 def _compiled(options: Any) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any]]]:

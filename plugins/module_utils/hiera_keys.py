@@ -68,16 +68,18 @@ def dig(value: Any, segments: List[Segment], key: str) -> Any:
         elif not isinstance(value, dict):
             raise HieraError("Data Provider type mismatch: Got %s when a hash-like object was expected to access "
                              "value using '%s' from key '%s'" % (_class_name(value), segment, key))
-        elif not _has_key(value, segment):
+        elif not has_key(value, segment):
             raise HieraNotFound(segment)
         value = value[segment]
     return value
 
 
-def _has_key(mapping: dict, segment: Segment) -> bool:
-    # Python folds True/1/1.0 into one key; Ruby does not: an integer segment finds only an integer key.
-    return any(type(key) is type(segment) and key == segment for key in mapping) if isinstance(segment, int) \
-        else segment in mapping
+def has_key(mapping: dict, segment: Any) -> bool:
+    """Ruby's ``Hash#include?``: Python folds True, 1 and 1.0 into one key, Ruby does not, so an integer
+    segment finds only an integer key."""
+    if isinstance(segment, int):
+        return any(isinstance(key, int) and not isinstance(key, bool) and key == segment for key in mapping)
+    return segment in mapping
 
 
 def _class_name(value: Any) -> str:
