@@ -53,6 +53,9 @@ class MergeSizeError(MergeError):
 class HieraError(MergeError):
     """Hiera 5 support: a hiera.yaml, a data file, a key, an interpolation or a merge Hiera refuses."""
 
+    located = False
+    """Whether the message already names the key, level and file."""
+
 
 class HieraConfigError(HieraError):
     """A hiera.yaml that is not a usable version 5 configuration; the message names the file and the key,

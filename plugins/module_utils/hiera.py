@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError, HieraNotFound
+from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError, HieraNotFound, MergeError
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
     HieraConfig, HieraLevel, inside, level_locations,
 )
@@ -191,13 +191,22 @@ class HieraLookup:
     def _over_levels(self, merger: HieraMerger, root: Any, levels: List[Tuple[HieraLevel, List[Location]]]) -> Any:
         self.explain.say('Using configuration "%s"' % self.config.path)
 
+        last: List[Any] = [None]
+
         def in_level(entry: Tuple[HieraLevel, List[Location]]) -> Any:
             level, locations = entry
             self.explain.say('Hierarchy entry "%s"' % level.name)
-            return self._nested(lambda: self._reduce(merger, locations,
-                                                     lambda location: self._found(location, level, root)))
 
-        return self._reduce(merger, levels, in_level)
+            def found(location: Location) -> Any:
+                last[0] = (level.name, location.path)
+                return self._found(location, level, root)
+
+            return self._nested(lambda: self._reduce(merger, locations, found))
+
+        try:
+            return self._reduce(merger, levels, in_level)
+        except MergeError as exc:
+            raise _located(exc, root, last[0]) from exc
 
     def _reduce(self, merger: HieraMerger, variants: List[Any], fetch: Callable[[Any], Any]) -> Any:
         """merger.reduce, explained as Puppet explains it: a merge of several variants names its strategy
@@ -346,6 +355,15 @@ class HieraLookup:
             return action()
         finally:
             self._stack.pop()
+
+
+def _located(error: MergeError, root: Any, where: Optional[Tuple[str, str]]) -> MergeError:
+    """The error with the key, level and file it was met at (once: nested lookups keep the innermost)."""
+    if getattr(error, 'located', False) or where is None or 'Recursive lookup' in str(error):
+        return error
+    located = HieraError("%s (key '%s', level '%s', file %s)" % (error, root, where[0], where[1]))
+    located.located = True
+    return located
 
 
 def _compiled(options: Any) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any]]]:

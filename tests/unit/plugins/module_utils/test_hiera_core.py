@@ -109,7 +109,7 @@ def test_interpolation_cycles_name_the_chain(tmp_path):
 def test_functions_are_refused_in_paths_and_unknown_ones_everywhere(tmp_path):
     with pytest.raises(HieraError, match='method syntax is not allowed'):
         engine(tmp_path / 'one', {'hiera.yaml': HIERA.replace('path: common.yaml', 'path: "%{lookup(\'x\')}.yaml"')}).lookup('k')
-    with pytest.raises(HieraError, match="Unknown interpolation method 'shell'"):
+    with pytest.raises(HieraError, match="Unknown interpolation method 'shell'.*key 'k', level 'common'"):
         engine(tmp_path / 'two', {'data/common.yaml': "k: \"%{shell('id')}\"\n"}).lookup('k')
 
 
@@ -181,7 +181,8 @@ def test_merge_forms_and_their_refusals():
 
 def test_unique_refuses_a_map_below_the_first_level(tmp_path):
     hiera = engine(tmp_path, {'data/roles/web.yaml': 'k: [a]\n', 'data/common.yaml': 'k: {x: 1}\n'})
-    with pytest.raises(HieraError, match='second element of the merge has wrong type'):
+    with pytest.raises(HieraError, match="second element of the merge has wrong type.*key 'k', level 'common', "
+                                         "file .*common.yaml"):
         hiera.lookup('k', 'unique')
 
 
