@@ -178,26 +178,35 @@ class DeepMerger(HieraMerger):
     def _merge_list(self, source: list, dest: Any) -> Any:
         prefix = self.knockout_prefix
         if prefix and prefix in [item for item in source if isinstance(item, str)]:
-            dest = _cleared(dest)
+            dest = _cleared(dest)       # a bare prefix item empties the lower value
             source[:] = [item for item in source if item != prefix or not isinstance(item, str)]
         if not isinstance(dest, list):
             return self._overwrite(source, dest)
         if prefix:
-            def knocks_out(item: Any) -> bool:
-                if not self._is_marker(item):
-                    return False
-                stripped = self._strip(item)
-                dest[:] = [old for old in dest if not (isinstance(old, str) and old in (stripped, item))]
-                return True
-
-            _delete_if(source, knocks_out)
+            self._knock_out(source, dest)
         if self.merge_hash_arrays and all(isinstance(item, dict) for item in source + dest):
-            merged = [self._merge(source[index] if index < len(source) and truthy(source[index]) else {}, item)
-                      for index, item in enumerate(dest)]
-            merged.extend(source[len(dest):])
+            merged = self._by_position(source, dest)
         else:
             merged = union(dest, source)
         return ruby_sort(merged) if self.sort_merged_arrays else merged
+
+    def _knock_out(self, source: list, dest: list) -> None:
+        """Each ``<prefix>x`` item of the source deletes ``x`` and itself from the destination, then leaves."""
+        def knocks_out(item: Any) -> bool:
+            if not self._is_marker(item):
+                return False
+            stripped = self._strip(item)
+            dest[:] = [old for old in dest if not (isinstance(old, str) and old in (stripped, item))]
+            return True
+
+        _delete_if(source, knocks_out)
+
+    def _by_position(self, source: list, dest: list) -> list:
+        """merge_hash_arrays: item i is the source's item i deep-merged into the destination's, extra items after."""
+        merged = [self._merge(source[index] if index < len(source) and truthy(source[index]) else {}, item)
+                  for index, item in enumerate(dest)]
+        merged.extend(source[len(dest):])
+        return merged
 
     def _overwrite(self, source: Any, dest: Any) -> Any:
         """``overwrite_unmergeables``: the source wins; a knockout string gives ``""``, a list loses its markers."""
