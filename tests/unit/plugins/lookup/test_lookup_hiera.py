@@ -112,3 +112,10 @@ def test_inventory_provenance_feeds_the_rsop_role(repo):
     sources = inventory.get_host('db01.example.com').vars['hier_sources']
     assert [entry['level'] for entry in sources['port']] == ['node', 'role']
     assert sources['ntp__servers'][-1] == {'level': 'common', 'file': str(repo / 'data' / 'common.yaml')}
+
+
+def test_a_hiera_configuration_of_any_name_is_known_by_its_version_key(repo):
+    write(repo / 'control.yml', HIERA)
+    loader = DataLoader()
+    plugin = lookup_loader.get('strata.hier.hier', loader=loader, templar=Templar(loader=loader))
+    assert plugin.run(['port'], HOST, config=str(repo / 'control.yml')) == [80]
