@@ -6,7 +6,6 @@
 time exponent log(t_large / t_small) / log(LARGE / SMALL) is printed (1.0 is linear; target <= 1.15).
 
 Each dialect is one entry of DIALECTS: a name, a function building n inputs, and the call to time.
-cloud_init_merge and heat_merge can be added the same way.
 
 Run with the collection importable as ansible_collections.strata.hier (scripts/bench does that).
 """
@@ -18,7 +17,9 @@ import math
 from typing import Any, Callable, List, NamedTuple
 
 from ansible_collections.strata.hier.bench.bench_merge import best_of
+from ansible_collections.strata.hier.plugins.module_utils.cloud_init import merge_cloud_configs
 from ansible_collections.strata.hier.plugins.module_utils.deckhand import layer_documents
+from ansible_collections.strata.hier.plugins.module_utils.heat import merge_environments
 
 SMALL, LARGE = 1000, 4000
 TARGET_EXPONENT = 1.15
@@ -93,8 +94,46 @@ def _document(schema: str, name: str, data: Any, layer: str = '', control: bool 
     return {'schema': schema, 'metadata': metadata, 'data': data}
 
 
+CLOUD_INIT_APPEND = 'list(append)+dict(no_replace,recurse_list,recurse_str)+str(append)'
+
+
+def cloud_config_parts(count: int) -> List[dict]:
+    """``count`` cloud-config parts (most specific first, as the core takes them), each appending commands,
+    packages, files and a user to the lists every earlier part built, adding keys to a nested map and a line to
+    a string, with list(append)+dict(no_replace,recurse_list,recurse_str)+str(append)."""
+    parts = []
+    for i in range(count):
+        parts.append({
+            'merge_how': CLOUD_INIT_APPEND,
+            'runcmd': ['echo part-%d' % i, ['sh', '-c', 'true %d' % i]],
+            'packages': ['pkg-%d' % i],
+            'write_files': [{'path': '/etc/part-%d.conf' % i, 'content': 'x=%d\n' % i, 'permissions': '0644'}],
+            'users': [{'name': 'user-%d' % i, 'groups': ['wheel'], 'shell': '/bin/bash'}],
+            'bootcmd': {'step-%d' % i: 'echo %d' % i, 'common': {'last': i}},
+            'final_message': 'part %d done. ' % i,
+        })
+    return parts[::-1]
+
+
+def heat_environment_files(count: int) -> List[dict]:
+    """``count`` environment files (most specific first): a growing json parameter merged deep, a list extended,
+    a string parameter overwritten, resource_registry entries added by every file; the template declares them."""
+    files = [{'parameter_merge_strategies': {'ExtraConfig': 'deep_merge', 'ControllerServices': 'merge'}}]
+    for i in range(count):
+        files.append({
+            'parameter_defaults': {'ExtraConfig': {'hiera': {'key_%d' % i: i, 'list': ['item-%d' % i]}},
+                                   'ControllerServices': ['Service%d' % i], 'NtpServer': 'ntp-%d' % i},
+            'resource_registry': {'OS::Site::Role%d' % i: 'role-%d.yaml' % i},
+        })
+    return files[::-1]
+
+
+HEAT_TYPES = {'ExtraConfig': 'json', 'ControllerServices': 'comma_delimited_list', 'NtpServer': 'string'}
+
 DIALECTS = [
     Dialect('layer_documents', deckhand_documents, layer_documents),
+    Dialect('cloud_init_merge', cloud_config_parts, merge_cloud_configs),
+    Dialect('heat_merge', heat_environment_files, lambda files: merge_environments(files, HEAT_TYPES)),
 ]
 
 

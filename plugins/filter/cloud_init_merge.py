@@ -26,11 +26,14 @@ description:
     V([{name: list, settings: [append]}, {name: dict, settings: [no_replace, recurse_list]}]) both work.'
   - 'As in cloud-init, mergers are chosen by the type of the existing value, and a type the spec names no merger
     for keeps its existing value: a spec without C(dict) leaves the document unmerged (with a warning).
-    V(dict(no_replace\)) keeps existing values and merges maps recursively; lists and strings merge only with
-    C(recurse_list) or C(recurse_str). V(list(replace\)) merges lists index by index and keeps the existing list''s
-    length. V(dict(allow_delete\)) removes a key whose new value is null.'
-  - The filter translates each spec into settings of the collection's merge core. See the collection's
-    C(docs/cloud-init.md) for the mapping and every place where the filter departs from cloud-init.
+    V(dict(no_replace\)) keeps existing values and hands maps on to the merger of the existing value''s type; lists
+    and strings only with C(recurse_list) or C(recurse_str). V(list(replace\)) merges lists index by index and keeps
+    the existing list''s length. V(dict(allow_delete\)) removes a key whose new value is null.'
+  - 'Layers holding different types at one key give cloud-init''s result: a later map replaces an earlier string
+    when the spec has a C(str) merger, V(list(append\)) with a string (handed on by C(recurse_str)) adds its characters, V(list(replace\)) takes a
+    later value that is not a list, and a number, boolean or null keeps its value.'
+  - See the collection's C(docs/cloud-init.md) for what is supported and every place where the filter departs from
+    cloud-init.
   - The inputs are never modified; the result shares no map or list with them.
 positional: _input, _documents
 options:
@@ -54,8 +57,8 @@ options:
       - A malformed spec, an unknown merger or an unknown option is an error naming it.
     type: raw
 notes:
-  - A value of another type than the existing one replaces it under V(dict(replace\)) and leaves it under
-    V(dict(no_replace\)); a warning names the key path.
+  - Where cloud-init's merge of a document raises (V(str(append\)) given a list or a map to append), cloud-init skips
+    the document; the filter raises an error naming the document and the key path.
 seealso:
   - plugin: strata.hier.deep_merge
     plugin_type: filter

@@ -22,13 +22,15 @@ description:
     C(merge) or C(deep_merge). The first file that holds a parameter fixes its strategy (its own entry for the
     parameter, else its C(default)); a later file naming another strategy for that parameter is an error naming
     the parameter and the file's position. A later file that does not name the parameter uses the fixed strategy."
-  - "C(parameters) and C(parameter_defaults): the first file with a non-empty section gives it as it is; each later
-    file overwrites or merges its non-null parameters into it. How C(merge) and C(deep_merge) combine two values
+  - "C(parameters) and C(parameter_defaults): a file's non-empty section goes into an empty one as it is; otherwise
+    the file overwrites or merges its non-null parameters into it (only the parameters the template declares, when
+    O(parameter_types) is given, as in Heat). How C(merge) and C(deep_merge) combine two values
     depends on the parameter's type: C(json) maps merge their top-level keys (C(merge)) or recursively (C(deep_merge),
     where nested lists are concatenated and nested strings joined, the earlier file's first);
     C(comma_delimited_list) lists are concatenated and comma-delimited strings joined with a comma; C(string)
     values are concatenated; C(number) and C(boolean) parameters cannot be merged (an error, as in Heat)."
   - C(resource_registry) merges its top-level keys, the later file's replacing the earlier's, as in Heat.
+  - A section that is empty (null) is an error, as in Heat.
   - The result has C(parameters), C(parameter_defaults) and C(resource_registry), and any other section a file gave;
     C(parameter_merge_strategies) is not returned.
   - The filter translates Heat's strategies into settings of the collection's merge core. See the collection's
@@ -56,6 +58,8 @@ options:
     type: dict
 notes:
   - A null parameter value is skipped, as in Heat. An empty file (null) is skipped.
+  - A comma-delimited string merged with a list, a JSON text merged into, and values of another type inside a
+    C(deep_merge) fail in Heat; the filter merges them (see C(docs/heat.md), which lists every departure).
   - Data nesting deeper than 64 levels, or referring to itself, is an error.
 seealso:
   - plugin: strata.hier.deep_merge
@@ -86,6 +90,19 @@ EXAMPLES = r"""
     site_env:
       parameter_defaults: {DnsServers: '1.1.1.1', ExtraConfig: '{"ntp": {"servers": ["b"]}}'}
   # => parameter_defaults: {DnsServers: '8.8.8.8,1.1.1.1', ExtraConfig: {ntp: {servers: [a, b]}}}
+
+- name: Files merged into the stack's -P parameters, with the template's parameters
+  ansible.builtin.debug:
+    msg: >-
+      {{ [one, two] | strata.hier.heat_merge(parameters={'ControllerServices': ['Nova']},
+                                             parameter_types={'ControllerServices': 'comma_delimited_list'}) }}
+  vars:
+    one:
+      parameter_merge_strategies: {ControllerServices: merge}
+      parameters: {ControllerServices: [Keystone], NotInTheTemplate: dropped}
+    two:
+      parameters: {ControllerServices: [Glance]}
+  # => parameters: {ControllerServices: [Nova, Keystone, Glance]}
 """
 
 RETURN = r"""
@@ -99,10 +116,10 @@ from ansible_collections.strata.hier.plugins.module_utils.heat import merge_envi
 from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core, layers_from
 
 
-def heat_merge(value, *others, parameter_types=None):
-    """Merge Heat environment files, in the order Heat is given them."""
+def heat_merge(value, *others, parameter_types=None, parameters=None):
+    """Merge Heat environment files, in the order Heat is given them, into the stack's own parameters."""
     environments = layers_from('heat_merge', value, others, 'environment files')
-    return call_core('heat_merge', merge_environments, environments, parameter_types).value
+    return call_core('heat_merge', merge_environments, environments, parameter_types, parameters).value
 
 
 class FilterModule(object):

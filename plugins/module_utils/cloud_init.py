@@ -2,54 +2,44 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""cloud-init's merging of cloud-config documents (cloudinit/mergers, the cloud-config part
-handler), translated into the merge core's settings.
+"""cloud-init's merging of cloud-config documents (cloudinit/mergers, the cloud-config part handler).
 
-cloud-init merges the documents one after the other into what came before, each with the
-mergers of its OWN ``merge_how`` (or legacy ``merge_type``) - not, as its documentation says,
-with those of the previous document - and with ``dict(replace)+list()+str()`` when it names
-none.  A merger is looked up by the type of the existing value; a type no merger handles keeps
-the existing value, so a spec without ``dict()`` leaves the whole document unmerged.
+cloud-init merges the documents one after the other into what came before, each with the mergers
+of its OWN ``merge_how`` (or legacy ``merge_type``) - not, as its documentation says, with those of
+the previous document - and with ``dict(replace)+list()+str()`` when it names none.
 
-Each spec becomes one core strategy, built from the core's mergers (mergers/) with settings no
-lookup_options rule can name, used for a two-layer merge (the document over the result so far):
+Its mergers dispatch on the type of the EXISTING value (LookupMerger): a map goes to the dict
+merger, a list to the list merger, a string to the str merger, the first of each in the spec; any
+other existing value, or one whose merger the spec does not name, is kept.  What a merger hands on
+depends on the NEW value's type and the merger's recurse_* options:
 
-==========================  ==================================================================
-dict(replace)               maps: hash (top-level keys replaced whole); a null is a value
-dict(no_replace)            maps: deep; other scalars LeastSpecific and the existing value's type
-                            wins (the dispatch's winner); lists and strings LeastSpecific unless
-                            recurse_list / recurse_str hand them to the list / str merger
-dict(allow_delete)          maps: a null removes the existing key
-list(append) / (prepend)    Sum, the existing list's items first / last
-list(replace)               PositionalMerger (items at one index merge; the existing list's
-                            length), its items' strategy from the list merger's recurse_* options
-list(no_replace), no list   LeastSpecific
-str(append) / str()         strings Join (existing first) / MostSpecific; no str: LeastSpecific
-==========================  ==================================================================
+- dict: a new value that is not a map keeps the existing one; ``replace`` takes each new key's value
+  whole, ``no_replace`` merges a map again (always), a list only with recurse_list (recurse_array),
+  a string only with recurse_str, and keeps the existing value otherwise; new keys are added;
+  ``allow_delete``: a null removes the existing key.
+- list: ``append`` / ``prepend`` add the new list's items (a string's characters, a map's keys);
+  ``replace`` (the default) takes a new value that is not a list, else replaces item by item up to
+  the shorter length, merging items as recurse_dict / recurse_list / recurse_str say;
+  ``no_replace`` keeps the existing list.
+- str: ``append`` concatenates, else the new value (of any type) replaces the string.
 
-Keys keep the existing document's order, lists of maps and of scalars merge together (the
-dispatch's ``lists: together``) and nothing is a knockout marker.
+These are this module's own mergers, applied by a fold over a result it owns (folding.py), so that
+each document costs what it adds however large the result has grown.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError, StrategyError
-from ansible_collections.strata.hier.plugins.module_utils.merging import MergeResult, merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
-    GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, SPECIFIC_FIRST, Merger,
-)
-from ansible_collections.strata.hier.plugins.module_utils.mergers.dispatch import TOGETHER, ByType
-from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import HashArrayMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import DEEP, HASH, NULL_DELETES, NULL_VALUE, MapMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.positional import PositionalMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import SUM, ScalarListMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.scalars import JOIN, ScalarMerger
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
-from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
+from ansible_collections.strata.hier.plugins.module_utils.folding import Items, appended, finish, is_text, own
+from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, MAP, family_of
+from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, WorkBudget, too_deep
+from ansible_collections.strata.hier.plugins.module_utils.merging import MergeResult
+from ansible_collections.strata.hier.plugins.module_utils.paths import join_path
 
 DEFAULT_MERGE_HOW = 'dict(replace)+list()+str()'
 """What cloud-init's cloud-config part handler uses for a document that names no mergers."""
@@ -160,75 +150,155 @@ def _method(merger: str, options: FrozenSet[str]) -> str:
     return _DEFAULT_METHODS[merger]
 
 
-def _string_mode(mergers: Dict[str, FrozenSet[str]]) -> str:
-    """What the str merger does with two strings: no str merger keeps the existing one."""
-    options = mergers.get(STR_MERGER)
-    if options is None:
-        return LEAST_SPECIFIC
-    return JOIN if 'append' in options else MOST_SPECIFIC
-
-
 def _recurses_into_lists(options: FrozenSet[str]) -> bool:
     return 'recurse_list' in options or 'recurse_array' in options
 
 
-def _list_mergers(mergers: Dict[str, FrozenSet[str]], nulls: str) -> Tuple[Merger, Merger]:
-    """The list merger's core mergers (for lists reached by recursion): base-type arrays, hash arrays."""
-    options = mergers.get(LIST_MERGER)
-    method = 'no_replace' if options is None else _method(LIST_MERGER, options)
-    if method in ('append', 'prepend'):
-        order = GENERAL_FIRST if method == 'append' else SPECIFIC_FIRST
-        return ScalarListMerger(SUM, order=order), HashArrayMerger(SUM, order=order)
-    if method == 'no_replace':
-        return ScalarListMerger(LEAST_SPECIFIC), HashArrayMerger(LEAST_SPECIFIC)
-    items = _positional_items(mergers, options)     # list(replace): index by index
-    return PositionalMerger(items=items, nulls=nulls), PositionalMerger(items=items, nulls=nulls, of_maps=True)
+@dataclass(frozen=True)
+class DictMerger:
+    """cloud-init's m_dict: maps merge again always (its recurse_dict is always on)."""
+
+    replace: bool
+    allow_delete: bool
+    recurse_list: bool
+    recurse_str: bool
 
 
-def _positional_items(mergers: Dict[str, FrozenSet[str]], options: FrozenSet[str]) -> MergeStrategy:
-    """list(replace): the new item wins at each index unless a recurse_* option merges it."""
-    recurse = _recurses_into_lists(options)
-    return MergeStrategy(
-        name='cloud-init list items',
-        maps=MapMerger(DEEP if 'recurse_dict' in options else MOST_SPECIFIC),
-        scalars=ScalarMerger(strings=_string_mode(mergers) if 'recurse_str' in options else MOST_SPECIFIC,
-                             order=GENERAL_FIRST),
-        scalar_lists=PositionalMerger() if recurse else ScalarListMerger(),         # Positional: the array's own
-        hash_arrays=PositionalMerger(of_maps=True) if recurse else HashArrayMerger())
+@dataclass(frozen=True)
+class ListMerger:
+    """cloud-init's m_list."""
+
+    method: str
+    recurse_dict: bool
+    recurse_list: bool
+    recurse_str: bool
 
 
-def strategy_for(mergers: Mergers) -> Optional[MergeStrategy]:
-    """The core strategy merging a document with these mergers into the result so far;
-    None when no dict merger is named (cloud-init then keeps the result as it was).
+@dataclass(frozen=True)
+class CloudInitMergers:
+    """The mergers a spec names, one per type of existing value (None: that type is kept as it is)."""
 
-    Every strategy keeps the existing document's keys first, merges lists of maps and of scalars
-    together and knows no knockout marker."""
-    named = dict(mergers)
-    options = named.get(DICT_MERGER)
-    if options is None:
-        return None
-    nulls = NULL_DELETES if 'allow_delete' in options else NULL_VALUE
-    name = 'cloud-init %s' % '+'.join('%s(%s)' % (merger, ','.join(sorted(settings))) for merger, settings in mergers)
-    if _method(DICT_MERGER, options) == 'replace':
-        return MergeStrategy(name=name, maps=MapMerger(HASH, nulls=nulls, key_order=GENERAL_FIRST),
-                             scalars=ScalarMerger(order=GENERAL_FIRST), dispatch=ByType(lists=TOGETHER))
-    lists = _list_mergers(named, nulls) if _recurses_into_lists(options) else \
-        (ScalarListMerger(LEAST_SPECIFIC), HashArrayMerger(LEAST_SPECIFIC))
-    strings = _string_mode(named) if 'recurse_str' in options else LEAST_SPECIFIC
-    return MergeStrategy(name=name, maps=MapMerger(DEEP, nulls=nulls, key_order=GENERAL_FIRST),
-                         scalars=ScalarMerger(strings=strings, others=LEAST_SPECIFIC, order=GENERAL_FIRST),
-                         scalar_lists=lists[0], hash_arrays=lists[1],
-                         dispatch=ByType(winner=LEAST_SPECIFIC, lists=TOGETHER))
+    dict: Optional[DictMerger]
+    list: Optional[ListMerger]
+    str_append: Optional[bool]
+    """The str merger: None when the spec has none, else whether it appends."""
 
-
-_RULES: Dict[Mergers, Optional[MergeRules]] = {}
+    @classmethod
+    def of(cls, mergers: Mergers) -> 'CloudInitMergers':
+        named = dict(mergers)
+        options = named.get(DICT_MERGER)
+        dict_merger = None if options is None else DictMerger(
+            replace=_method(DICT_MERGER, options) == 'replace', allow_delete='allow_delete' in options,
+            recurse_list=_recurses_into_lists(options), recurse_str='recurse_str' in options)
+        options = named.get(LIST_MERGER)
+        list_merger = None if options is None else ListMerger(
+            method=_method(LIST_MERGER, options), recurse_dict='recurse_dict' in options,
+            recurse_list=_recurses_into_lists(options), recurse_str='recurse_str' in options)
+        options = named.get(STR_MERGER)
+        return cls(dict_merger, list_merger, None if options is None else 'append' in options)
 
 
-def _rules_for(mergers: Mergers) -> Optional[MergeRules]:
-    if mergers not in _RULES:
-        strategy = strategy_for(mergers)
-        _RULES[mergers] = None if strategy is None else MergeRules(strategy)
-    return _RULES[mergers]
+class _Fold:
+    """One document merged into the result so far (owned: changed in place), as its mergers say."""
+
+    def __init__(self, mergers: CloudInitMergers, budget: WorkBudget, where: str) -> None:
+        self.mergers = mergers
+        self.budget = budget
+        self.where = where
+
+    def merge(self, old: Any, new: Any, path: Tuple[Any, ...], depth: int) -> Any:
+        """cloud-init's LookupMerger.merge: the merger for the existing value's type, else the existing value."""
+        if depth > MAX_DEPTH:
+            raise too_deep(path)
+        mergers = self.mergers
+        if isinstance(old, dict):
+            return old if mergers.dict is None else self._dict(old, new, path, depth)
+        if isinstance(old, Items):
+            return old if mergers.list is None else self._list(old, new, path, depth)
+        if is_text(old) and mergers.str_append is not None:
+            return self._str(old, new, path, depth)
+        return old
+
+    def _own(self, value: Any, path: Tuple[Any, ...], depth: int) -> Any:
+        return own(value, self.budget, path, depth)
+
+    def _dict(self, old: dict, new: Any, path: Tuple[Any, ...], depth: int) -> dict:
+        merger = self.mergers.dict
+        if family_of(new) is not MAP:
+            return old
+        for key, value in new.items():
+            at = path + (key,)
+            if key not in old:
+                old[key] = self._own(value, at, depth + 1)
+            elif value is None and merger.allow_delete:
+                del old[key]
+            elif merger.replace:
+                old[key] = self._own(value, at, depth + 1)
+            elif self._recurses(value, merger.recurse_list, merger.recurse_str, True):
+                old[key] = self.merge(old[key], value, at, depth + 1)
+        return old
+
+    @staticmethod
+    def _recurses(value: Any, lists: bool, strings: bool, maps: bool) -> bool:
+        """Whether a merger hands the new value on to the merger of the existing value's type."""
+        family = family_of(value)
+        if family is MAP:
+            return maps
+        if family is LIST:
+            return lists
+        return strings and isinstance(value, str)
+
+    def _list(self, old: Items, new: Any, path: Tuple[Any, ...], depth: int) -> Items:
+        merger = self.mergers.list
+        family = family_of(new)
+        if merger.method == 'replace' and family is not LIST:
+            return self._own(new, path, depth)
+        if merger.method in ('append', 'prepend'):
+            added = [self._own(item, path, depth + 1) for item in new]    # a string's characters, a map's keys
+            if merger.method == 'append':
+                old.append_all(added)
+            else:
+                old.prepend_all(added)
+            return old
+        common = min(len(old), len(new))
+        if merger.method == 'no_replace':
+            if family is MAP and any(index not in new for index in range(common)):
+                raise MergeInputError('%s: list(no_replace) reads a map merged into a list by index (as cloud-init '
+                                      'does), and the map has no key %d' % (self.where, next(
+                                          index for index in range(common) if index not in new)), join_path(path))
+            return old
+        for index in range(common):
+            item = new[index]
+            if self._recurses(item, merger.recurse_list, merger.recurse_str, merger.recurse_dict):
+                old[index] = self.merge(old[index], item, path + (index,), depth + 1)
+            else:
+                old[index] = self._own(item, path + (index,), depth + 1)
+        return old
+
+    def _str(self, old: Any, new: Any, path: Tuple[Any, ...], depth: int) -> Any:
+        if not self.mergers.str_append:
+            return self._own(new, path, depth)
+        if not isinstance(new, str):
+            raise MergeInputError('%s: str(append) cannot append a %s to a string (cloud-init fails on this part '
+                                  'with a TypeError and skips it)' % (self.where, type(new).__name__),
+                                  join_path(path))
+        return appended(old, new)
+
+
+_MERGERS: Dict[Mergers, CloudInitMergers] = {}
+
+
+def _mergers_for(mergers: Mergers) -> CloudInitMergers:
+    if mergers not in _MERGERS:
+        _MERGERS[mergers] = CloudInitMergers.of(mergers)
+    return _MERGERS[mergers]
+
+
+def _document_spec(document: Mapping, where: str) -> Mergers:
+    spec, key = document.get(MERGE_KEYS[0]), MERGE_KEYS[0]
+    if spec is None:
+        spec, key = document.get(MERGE_KEYS[1]), MERGE_KEYS[1]
+    return parse_merge_how(spec, '%s of %s' % (key, where))
 
 
 def merge_cloud_configs(documents: Sequence[Any], merge_how: Any = None) -> MergeResult:
@@ -243,26 +313,20 @@ def merge_cloud_configs(documents: Sequence[Any], merge_how: Any = None) -> Merg
         raise MergeInputError('the cloud-config documents must be a list, not %s' % type(documents).__name__)
     where = "the filter's merge_how"
     default = parse_merge_how(from_dictionary(merge_how, where), where) or parse_merge_how(DEFAULT_MERGE_HOW)
-    merged: Dict[str, Any] = {}
+    merged: Dict[Any, Any] = {}
     warnings: List[str] = []
+    budget = WorkBudget(documents)
     for position, document in enumerate(reversed(documents)):     # in the order cloud-init merges them
         where = 'document %d (counting from 0)' % position
         if document is None:        # an empty part: cloud-init fails on it and goes on
             continue
         if not isinstance(document, Mapping):
             raise MergeInputError('%s must be a map, not %s' % (where, type(document).__name__))
-        spec = document.get(MERGE_KEYS[0])
-        key = MERGE_KEYS[0]
-        if spec is None:
-            spec, key = document.get(MERGE_KEYS[1]), MERGE_KEYS[1]
-        mergers = parse_merge_how(spec, '%s of %s' % (key, where)) or default
-        rules = _rules_for(mergers)
-        if rules is None:
+        mergers = _mergers_for(_document_spec(document, where) or default)
+        if mergers.dict is None:
             warnings.append('%s: its mergers name no dict merger, so cloud-init leaves the configuration as it was '
                             'and the document is not merged' % where)
             continue
         body = {name: value for name, value in document.items() if name not in MERGE_KEYS}
-        result = merge_layers([body, merged], rules)
-        warnings.extend('%s: %s' % (where, warning) for warning in result.warnings)
-        merged = result.value
-    return MergeResult(merged, warnings=warnings)
+        merged = _Fold(mergers, budget, where).merge(merged, body, (), 0)
+    return MergeResult(finish(merged), warnings=warnings)

@@ -37,6 +37,15 @@ def test_parameter_types():
     assert heat_merge(one, two)['parameter_defaults'] == {'Dns': '8.8.8.81.1.1.1'}
 
 
+def test_stack_parameters_and_the_templates_parameters():
+    result = heat_merge([ONE, dict(TWO, parameters={'ControllerServices': ['Glance'], 'Other': 'x'})],
+                        parameters={'ControllerServices': ['Nova']},
+                        parameter_types={'ControllerServices': 'comma_delimited_list'})
+    assert result['parameters'] == {'ControllerServices': ['Nova', 'Keystone', 'Glance']}
+    with pytest.raises(AnsibleFilterError, match="heat_merge: .*empty section 'parameters'"):
+        heat_merge(ONE, {'parameters': None})
+
+
 @pytest.mark.parametrize('args, kwargs, words', [
     ((ONE, dict(TWO, parameter_merge_strategies={'ControllerServices': 'overwrite'})), {},
      ['heat_merge:', "conflicting merge strategy 'overwrite'", "'ControllerServices'", 'environment file 1']),

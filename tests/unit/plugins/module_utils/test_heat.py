@@ -248,6 +248,46 @@ def test_too_deep_or_self_referencing_data_is_an_error(environments, data):
         in_given_order(environments(data))
 
 
+class TestAsTheEngine:
+    """What Heat's merge_environments does beyond the files: the template's parameters, -P, empty sections."""
+
+    ONE = {'parameters': {'p': ['a'], 'undeclared': 'x'}, 'parameter_merge_strategies': {'default': 'merge'}}
+    TWO = {'parameters': {'p': ['b'], 'undeclared': 'y', 'new': 'z'}}
+
+    def test_parameters_the_template_does_not_declare_are_not_merged_by_later_files(self):
+        types = {'p': 'comma_delimited_list'}
+        # the first file's section goes in as it is, undeclared parameters too; later files add only declared ones
+        assert merged(self.ONE, self.TWO, types=types)['parameters'] == {'p': ['a', 'b'], 'undeclared': 'x'}
+        assert merged(self.ONE, self.TWO, types={})['parameters'] == {'p': ['a'], 'undeclared': 'x'}
+        # without parameter_types the filter knows no template: every parameter merges
+        assert merged(self.ONE, self.TWO)['parameters'] == {'p': ['a', 'b'], 'undeclared': 'xy', 'new': 'z'}
+
+    def test_an_undeclared_parameter_fixes_no_strategy(self):
+        later = {'parameters': {'undeclared': 'y'}, 'parameter_merge_strategies': {'undeclared': 'overwrite'}}
+        assert merged(self.ONE, later, types={'p': 'comma_delimited_list'})['parameters']['undeclared'] == 'x'
+        with pytest.raises(MergeConflictError, match="'undeclared'"):
+            merged(self.ONE, self.TWO, later)
+
+    def test_files_merge_into_the_stacks_own_parameters(self):
+        base = {'p': ['x'], 'q': 'kept'}
+        result = merge_environments([self.TWO, self.ONE], {'p': 'comma_delimited_list'}, base).value
+        # -P parameters make the section non-empty: the first file merges into it by its strategies
+        assert result['parameters'] == {'p': ['x', 'a', 'b'], 'q': 'kept'}
+        assert base == {'p': ['x'], 'q': 'kept'} and result['parameters']['p'] is not base['p']
+        assert merge_environments([], None, {'p': 1}).value['parameters'] == {'p': 1}
+        with pytest.raises(MergeInputError, match='parameters must be a map'):
+            merge_environments([], None, ['p'])
+
+    @pytest.mark.parametrize('section', ['parameters', 'resource_registry', 'parameter_merge_strategies',
+                                         'parameter_defaults', 'event_sinks'])
+    def test_an_empty_section_is_an_error(self, section):
+        with pytest.raises(MergeInputError) as error:
+            merged({'parameters': {'p': 1}}, {section: None})
+        assert 'environment file 1' in str(error.value) and repr(section) in str(error.value)
+        assert 'empty section' in str(error.value)
+        assert merged({section: {} if section != 'event_sinks' else []})['parameters'] == {}
+
+
 @pytest.mark.parametrize('environments, types, error, words', [
     ([{'paramters': {}}], None, MergeInputError, ['environment file 0', "'paramters'", 'parameter_defaults']),
     ([{}, ['x']], None, MergeInputError, ['environment file 1', 'must be a map']),
