@@ -17,6 +17,8 @@ Needs the ansible-core virtual environment's Python for the replay (``.venvs/cor
 from __future__ import annotations
 
 import argparse
+import importlib
+import json
 import os
 import shutil
 import subprocess
@@ -24,7 +26,6 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-COLLECTION = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
 
 
 def main() -> int:
@@ -46,14 +47,14 @@ def main() -> int:
 
 
 def replay(corpus_path: str, work: str) -> int:
-    root = os.path.join(work, 'collections')
-    os.makedirs(os.path.join(root, 'ansible_collections', 'strata'))
-    os.symlink(COLLECTION, os.path.join(root, 'ansible_collections', 'strata', 'hier'))
-    sys.path.insert(0, root)
-    from ansible_collections.strata.hier.tests.unit.plugins.module_utils import hiera_corpus  # pylint: disable=import-outside-toplevel
+    sys.path.insert(0, os.path.dirname(HERE))
+    from oracle_collection import COLLECTION, module_utils  # pylint: disable=import-outside-toplevel,import-error
+
+    module_utils(COLLECTION, 'hiera')       # this checkout, importable as ansible_collections.strata.hier
+    hiera_corpus = importlib.import_module('ansible_collections.strata.hier.tests.unit.plugins.module_utils.hiera_corpus')
 
     with open(corpus_path, encoding='utf-8') as handle:
-        corpus = __import__('json').load(handle)
+        corpus = json.load(handle)
     replayer = hiera_corpus.Replayer(corpus, os.path.join(work, 'repositories'))
     disagreements = []
     for case in corpus['cases']:
