@@ -238,16 +238,14 @@ def parse_with_csafeloader(root: str, files: dict) -> tuple:
 def in_process(root: str) -> tuple:
     """Parsing the files through the store, then Hierarchy.resolve_node over every node: ((wall, cpu), (wall, cpu),
     node count)."""
-    from ansible_collections.strata.hier.plugins.inventory.hier import _node_files, _node_name
-    from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import get_hierarchy
-    hierarchy = get_hierarchy(os.path.join(root, 'hier.yml'), DataLoader())
-    store = hierarchy.store
-    store.begin_pass()
+    from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
+    from ansible_collections.strata.hier.plugins.plugin_utils.nodes import named_nodes
+    from ansible_collections.strata.hier.plugins.plugin_utils.store import DataStore
+    hierarchy = open_hierarchy(os.path.join(root, 'hier.yml'), DataLoader())
+    store = DataStore(hierarchy.config.datadir, DataLoader())   # files parsed once per process, for every store
     parsing = timed(lambda: [store.load(path) for path in glob_data(store.root)])
-    nodes = []
-    for node_file in _node_files(hierarchy):
-        data = store.load(node_file)
-        nodes.append(dict(data, inventory_hostname=_node_name(data, node_file)))
+    nodes = [dict(data, inventory_hostname=name)
+             for name, (_node_file, data) in named_nodes(hierarchy.nodes(), print).items()]
     merging = timed(lambda: [hierarchy.resolve_node(node) for node in nodes])
     return parsing, merging, len(nodes)
 

@@ -164,15 +164,23 @@ def _native(value, path, sort_keys):
     for kind in (str, int, float):
         if isinstance(value, kind):
             return _exact(kind, value)
+    if isinstance(value, (Mapping, list, tuple, Set)):
+        return _native_container(value, path, sort_keys)
+    return _native_other(value, path)
+
+
+def _native_container(value, path, sort_keys):
     if isinstance(value, Mapping):
         keys = [_native_key(key, path) for key in value]
         items = dict(zip(keys, value.values()))
         order = _sorted_keys(items) if sort_keys else items
         return {key: _native(items[key], path + [key], sort_keys) for key in order}
-    if isinstance(value, (list, tuple)):
-        return [_native(item, path + [index], sort_keys) for index, item in enumerate(value)]
-    if isinstance(value, Set):
-        return [_native(item, path + [index], sort_keys) for index, item in enumerate(_sorted_keys(value))]
+    items = value if isinstance(value, (list, tuple)) else _sorted_keys(value)
+    return [_native(item, path + [index], sort_keys) for index, item in enumerate(items)]
+
+
+def _native_other(value, path):
+    """An undefined value's own error, dates as dates, anything else refused."""
     if isinstance(value, Undefined):  # an undefined variable (from 2.19, any template error): its own message
         value._fail_with_undefined_error()
     if isinstance(value, datetime.datetime):

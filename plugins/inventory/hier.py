@@ -130,10 +130,7 @@ compose:
 # cache_connection: localhost:6379:0
 """
 
-import glob
-import hashlib
 import os
-import re
 from collections.abc import Mapping
 
 from ansible.errors import AnsibleError, AnsibleParserError
@@ -142,16 +139,16 @@ from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructa
 from ansible.utils.vars import isidentifier
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.levels import split_level
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     LOADER_NO_CACHE, for_cache, from_cache, not_templates,
 )
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import hierarchy_config_path, resolve_option_path
 from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import (
     fresh_hiera_source, is_hiera_config_file, node_facts, node_names, whole_node,
 )
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy, is_datum_handler
-from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
-from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.nodes import named_nodes, name_problem
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
 CACHE_FORMAT = 2     # 2: builtin types, vault values as marked ciphertext (compat.for_cache)
@@ -167,14 +164,13 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def parse(self, inventory, loader, path, cache=True):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
         self._refuse_unknown_options(self._read_source(path), path)
-        config = resolve_option_path(self, 'config', os.path.dirname(os.path.abspath(path)))
+        config = hierarchy_config_path(self, os.path.dirname(os.path.abspath(path)))
         if is_hiera_config_file(config, loader):
             self._populate(self._hiera_hosts(config, loader, path))
             return
-        hierarchy = get_hierarchy(config, loader)
-        hierarchy.store.begin_pass()
+        hierarchy = open_hierarchy(config, loader)
         use_cache = self.get_option('cache') and self._cache_usable
-        fingerprint = _fingerprint(hierarchy, config, path) if use_cache else None
+        fingerprint = hierarchy.fingerprint([config, path]) if use_cache else None
         hosts = self._read_cache(path, fingerprint) if use_cache and cache else None
         if hosts is None:
             hosts = self._merge_nodes(hierarchy)
@@ -279,7 +275,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def _merge_nodes(self, hierarchy):
         """Host name -> merged variables (and provenance), for every node file with a usable, unique name."""
         hosts = {}
-        for name, (node_file, data) in self._named_nodes(hierarchy).items():
+        for name, (node_file, data) in named_nodes(hierarchy.nodes(), self._refuse_node).items():
             variables = dict(data) if isinstance(data, Mapping) else {}
             variables['inventory_hostname'] = name
             try:
@@ -289,24 +285,6 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 continue
             hosts[name] = self._host_vars(hierarchy, variables, expansions)
         return hosts
-
-    def _named_nodes(self, hierarchy):
-        """Host name -> (node file, its data). A node whose name is unusable, or taken by another node, is
-        skipped with a warning (an error with ``strict: true``): a bad node does not take the others down."""
-        named, files = {}, {}
-        for node_file in _node_files(hierarchy):
-            data = hierarchy.store.load(node_file)
-            name, problem = _node_name(data, node_file)
-            if problem is None:
-                files.setdefault(name, []).append(node_file)
-                named[name] = (node_file, data)
-            else:
-                self._refuse_node(problem)
-        for name, node_files in files.items():
-            if len(node_files) > 1:
-                self._refuse_node('%d nodes are named %r: %s' % (len(node_files), name, ', '.join(node_files)))
-                del named[name]
-        return named
 
     def _refuse_node(self, problem):
         if self.get_option('strict'):
@@ -350,55 +328,6 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             self._add_host_to_keyed_groups(self.get_option('keyed_groups'), variables, name, strict=strict)
 
 
-def _node_files(hierarchy):
-    """Files matched by the configuration's ``nodes`` glob (any data extension), sorted."""
-    pattern = hierarchy.config.nodes
-    if not pattern:
-        raise AnsibleParserError('strata.hier.hier: the configuration %s has no "nodes" glob to find node files'
-                                 % hierarchy.config.path)
-    store = hierarchy.store
-    base, segments = store.locate(split_level(pattern))
-    found = set()
-    for extension in DATA_EXTENSIONS:
-        for path in glob.glob(os.path.join(base, *segments) + extension):
-            found.add(store.inside(path, os.path.relpath(path, store.root)))
-    return sorted(found)
-
-
-def _node_name(data, node_file):
-    """(host name, None), or (None, why the node has no usable name): NodeName, else Name, else the file's stem;
-    a Datum expression falls through to the next."""
-    for key in ('NodeName', 'Name'):
-        value = data.get(key) if isinstance(data, Mapping) else None
-        if value is None or (isinstance(value, str) and is_datum_handler(value)):
-            continue
-        return _checked_name(value, '%s %r' % (key, value), node_file)
-    stem = os.path.splitext(os.path.basename(node_file))[0]
-    return _checked_name(stem, 'the file name %r' % stem, node_file)
-
-
-# Letters, digits, '_', '.' and '-': nothing Ansible reads as a template ({{ {% {#), a host pattern
-# (, : ! & * ? [ ~), a path or a shell word. Also a file name: the rsop role writes <name>.yml.
-HOST_NAME = re.compile(r'[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}')
-HOST_NAME_RULE = ("a host name is 1 to 253 ASCII letters, digits, '_', '.' or '-', starting with a letter, digit or "
-                  "'_', and not all or ungrouped (so that Ansible never reads it as a template, a host pattern or "
-                  "a path)")
-
-
-def name_problem(name):
-    """Why ``name`` cannot be a host name, or None."""
-    if not isinstance(name, str) or not HOST_NAME.fullmatch(name) or name in ('all', 'ungrouped'):
-        return HOST_NAME_RULE
-    return None
-
-
-def _checked_name(name, what, node_file):
-    problem = name_problem(name)
-    if problem:
-        return None, '%s: %s is not a usable host name: %s' % (node_file, what, problem)
-    return str(name), None
-
-
 def _checked_entry(entry):
     """The hosts of a cache entry of the current format, refused unless they have the shape this plugin writes
     (a cache is outside the data: it must not bring in host names the data could not)."""
@@ -409,16 +338,3 @@ def _checked_entry(entry):
         if name_problem(name) or not isinstance(host_vars, Mapping):
             raise ValueError('the entry holds a host %r that this plugin cannot have written' % (name,))
     return hosts
-
-
-def _fingerprint(hierarchy, config, source):
-    """Changes whenever a data file, the configuration or the inventory source changes."""
-    digest = hashlib.sha256()
-    for path in [config, source] + hierarchy.store.data_files():
-        try:
-            stat = os.stat(path)
-        except OSError as exc:
-            raise AnsibleError('strata.hier.hier: cannot read %s: %s' % (path, exc))
-        line = '%s\0%s\0%d\0%d\n' % (path, os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
-        digest.update(line.encode('utf-8', 'surrogateescape'))
-    return digest.hexdigest()

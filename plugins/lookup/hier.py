@@ -125,9 +125,10 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     CompleteMessage, decrypted, is_vault_value, plain, plain_scalar, trust_as_template,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
-from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import hierarchy_config_path
 from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import fresh_hiera_source, is_hiera_config_file
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
 
@@ -146,11 +147,10 @@ class LookupModule(LookupBase):
             raise _LookupError(to_native(exc)) from exc
 
     def _run(self, terms, variables, kwargs):
-        config_path = self._config_path(kwargs)
+        config_path = hierarchy_config_path(self, self._loader.get_basedir(), kwargs)
         if is_hiera_config_file(config_path, self._loader):
             return self._run_hiera(config_path, terms, variables, kwargs)
-        hierarchy = get_hierarchy(config_path, self._loader)
-        hierarchy.store.begin_pass()
+        hierarchy = open_hierarchy(config_path, self._loader)
         expansions = hierarchy.expand_levels(variables, self._fetch)
         results = []
         for term in terms:
@@ -186,13 +186,6 @@ class LookupModule(LookupBase):
             results.append(self._answer_value(value) if found else self.get_option('default'))
         return results
 
-    def _config_path(self, direct):
-        config = resolve_option_path(self, 'config', self._loader.get_basedir(), direct)
-        if not config:
-            raise AnsibleLookupError('strata.hier.hier: no hierarchy configuration: give config=..., set '
-                                     'STRATA_HIER_CONFIG or [strata_hier] config in ansible.cfg')
-        return config
-
     def _fetch(self, variables, name):
         """A host variable, templated; undefined ones raise KeyError so the level is skipped."""
         return self._templated(variables[name], name)
@@ -206,8 +199,8 @@ class LookupModule(LookupBase):
             return _TemplatedMap(value, self)
         try:
             value = self._templar.template(value)
-        except AnsibleUndefinedVariable:
-            raise KeyError(name)
+        except AnsibleUndefinedVariable as exc:
+            raise KeyError(name) from exc
         return _TemplatedMap(value, self) if isinstance(value, Mapping) else value
 
     def _answer(self, resolution, kwargs):
@@ -229,13 +222,13 @@ class LookupModule(LookupBase):
     def _query(self, value):
         try:
             import jmespath
-        except ImportError:
-            raise AnsibleLookupError('strata.hier.hier: query= needs the jmespath Python library '
-                                     '(pip install jmespath on the controller)')
+        except ImportError as exc:
+            raise _LookupError('strata.hier.hier: query= needs the jmespath Python library '
+                               '(pip install jmespath on the controller)') from exc
         try:
             found = jmespath.search(self.get_option('query'), rebuild(value, _seal))
         except jmespath.exceptions.JMESPathError as exc:
-            raise AnsibleLookupError('strata.hier.hier: query %r: %s' % (self.get_option('query'), to_native(exc)))
+            raise _LookupError('strata.hier.hier: query %r: %s' % (self.get_option('query'), to_native(exc))) from exc
         return rebuild(found, _unseal)
 
     def _render(self, value):
@@ -255,14 +248,14 @@ class LookupModule(LookupBase):
         for level in resolution.levels:
             reason = level['reason']
             if level['skipped']:
-                state, where = 'skipped', ''
+                state, place = 'skipped', ''
             elif level['found']:
-                state, where = 'found', level['file'] or level['path']
+                state, place = 'found', level['file'] or level['path']
                 reason = 'whole-file vaulted' if level.get('vaulted') else ''
             else:
-                state, where = 'not found', level['file'] or level['path']
+                state, place = 'not found', level['file'] or level['path']
                 reason = {'not found': '', 'null (not found)': 'null'}.get(reason, reason)
-            line = '  %-40s %-9s %s' % (level['level'], state, where or '')
+            line = '  %-40s %-9s %s' % (level['level'], state, place or '')
             display.vvv(line.rstrip() + ('  (%s)' % reason if reason else ''))
 
 

@@ -18,7 +18,7 @@ from ansible_collections.strata.hier.plugins.module_utils.errors import MergeErr
 from ansible_collections.strata.hier.plugins.module_utils.levels import check_level, from_datum
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
-from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size, find
 
@@ -66,19 +66,19 @@ def _from_hier(path: str, data: Mapping) -> HierarchyConfig:
     for key in data:
         if key not in HIER_KEYS:
             raise ConfigError('%s: unknown key %r in the hierarchy configuration; valid keys: %s'
-                              % (where(path, [key]), key, ', '.join(HIER_KEYS)))
+                              % (key_position(path, [key]), key, ', '.join(HIER_KEYS)))
     levels = data.get('hierarchy')
     if not isinstance(levels, list) or not levels or not all(isinstance(level, str) for level in levels):
-        raise ConfigError('%s: hierarchy must be a non-empty list of level paths' % where(path, ['hierarchy']))
+        raise ConfigError('%s: hierarchy must be a non-empty list of level paths' % key_position(path, ['hierarchy']))
     case_insensitive = data.get('case_insensitive_keys', False)
     if not isinstance(case_insensitive, bool):
-        raise ConfigError('%s: case_insensitive_keys must be true or false' % where(path, ['case_insensitive_keys']))
+        raise ConfigError('%s: case_insensitive_keys must be true or false' % key_position(path, ['case_insensitive_keys']))
     nodes = data.get('nodes')
     if nodes is not None and not isinstance(nodes, str):
-        raise ConfigError('%s: nodes must be a glob such as "AllNodes/*/*"' % where(path, ['nodes']))
+        raise ConfigError('%s: nodes must be a glob such as "AllNodes/*/*"' % key_position(path, ['nodes']))
     datadir = data.get('datadir', '.')
     if not isinstance(datadir, str):
-        raise ConfigError('%s: datadir must be a path' % where(path, ['datadir']))
+        raise ConfigError('%s: datadir must be a path' % key_position(path, ['datadir']))
     return HierarchyConfig(path=path, datadir=_relative_to(path, datadir), levels=_levels(path, 'hierarchy', levels),
                            rules=_rules(path, data, case_insensitive), nodes=nodes,
                            case_insensitive_keys=case_insensitive)
@@ -89,7 +89,7 @@ def _from_datum(path: str, data: Mapping) -> HierarchyConfig:
     levels = data.get('ResolutionPrecedence')
     if not isinstance(levels, list) or not levels or not all(isinstance(level, str) for level in levels):
         raise ConfigError('%s: ResolutionPrecedence must be a non-empty list of paths'
-                          % where(path, ['ResolutionPrecedence']))
+                          % key_position(path, ['ResolutionPrecedence']))
     return HierarchyConfig(path=path, datadir=os.path.dirname(os.path.abspath(path)),
                            levels=_levels(path, 'ResolutionPrecedence', [from_datum(level) for level in levels]),
                            rules=_rules(path, data, True), nodes='AllNodes/*/*', case_insensitive_keys=True,
@@ -104,7 +104,7 @@ def _datum_keys(path: str, data: Mapping) -> Dict[str, Any]:
         name = known.get(str(key).lower())
         if name is None:
             Display().warning('strata.hier: %s: key %r is not one Datum reads; it is ignored (known keys: %s)'
-                              % (where(path, [key]), key, ', '.join(DATUM_KEYS)))
+                              % (key_position(path, [key]), key, ', '.join(DATUM_KEYS)))
             continue
         named[name] = value
     return named
@@ -115,7 +115,7 @@ def _levels(path: str, key: str, levels: list) -> Tuple[str, ...]:
         try:
             check_level(level)
         except MergeError as exc:
-            raise ConfigError('%s: %s' % (where(path, [key]), exc)) from exc
+            raise ConfigError('%s: %s' % (key_position(path, [key]), exc)) from exc
     return tuple(str(level) for level in levels)
 
 
@@ -124,19 +124,19 @@ def _datum_stores(path: str, structure: Any) -> Optional[Dict[str, str]]:
     if structure is None:
         return None
     if not isinstance(structure, list):
-        raise ConfigError('%s: DatumStructure must be a list of stores' % where(path, ['DatumStructure']))
+        raise ConfigError('%s: DatumStructure must be a list of stores' % key_position(path, ['DatumStructure']))
     mounts = {}
     for store in structure:
         if not isinstance(store, Mapping) or 'StoreName' not in store:
-            raise ConfigError('%s: each DatumStructure entry needs a StoreName' % where(path, ['DatumStructure']))
+            raise ConfigError('%s: each DatumStructure entry needs a StoreName' % key_position(path, ['DatumStructure']))
         provider = store.get('StoreProvider', 'Datum::File')
         if str(provider).lower() != 'datum::file':
             raise ConfigError('%s: store %r uses the provider %r; only Datum::File stores are supported'
-                              % (where(path, ['DatumStructure']), store['StoreName'], provider))
+                              % (key_position(path, ['DatumStructure']), store['StoreName'], provider))
         options = store.get('StoreOptions') or {}
         if not isinstance(options, Mapping) or not isinstance(options.get('Path', ''), str):
             raise ConfigError('%s: StoreOptions of store %r must be a map with a Path such as "./AllNodes"'
-                              % (where(path, ['DatumStructure']), store['StoreName']))
+                              % (key_position(path, ['DatumStructure']), store['StoreName']))
         mounts[str(store['StoreName'])] = str(options.get('Path', store['StoreName'])).replace('\\', '/')
     return mounts
 
@@ -150,13 +150,13 @@ def _rules(path: str, data: Mapping, case_insensitive: bool) -> MergeRules:
         try:
             expanded_size(data.get(key), RULES_LIMIT)    # no alias loop or bomb reaches the rules
         except MergeError as exc:
-            raise ConfigError('%s: %s: %s' % (where(path, [key]), key, exc)) from exc
+            raise ConfigError('%s: %s: %s' % (key_position(path, [key]), key, exc)) from exc
         if find(data.get(key), is_vault_value) is not None:     # reading it as a strategy would decrypt it
-            raise ConfigError('%s: %s holds a vault value; merge rules are not secret' % (where(path, [key]), key))
+            raise ConfigError('%s: %s holds a vault value; merge rules are not secret' % (key_position(path, [key]), key))
     try:
         return MergeRules(data.get('default_lookup_options') or 'MostSpecific', data.get('lookup_options'),
                           case_insensitive)
     except MergeError as exc:
         rule_key = next((key for key in (data.get('lookup_options') or {}) if repr(str(key)) in str(exc)), None)
         keys = ['lookup_options', rule_key] if rule_key else ['default_lookup_options']
-        raise ConfigError('%s: %s' % (where(path, keys), exc)) from exc
+        raise ConfigError('%s: %s' % (key_position(path, keys), exc)) from exc

@@ -16,6 +16,8 @@ from __future__ import annotations
 import os
 from typing import Mapping, Optional
 
+from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
+
 DIRECT = 'Direct'
 
 
@@ -43,6 +45,16 @@ def resolve_option_path(plugin, option: str, base_dir: str, direct: Optional[Map
     if not os.path.isabs(path):
         path = os.path.join(_relative_to(option_origin(plugin, option, direct), base_dir), path)
     return os.path.normpath(path)
+
+
+def hierarchy_config_path(plugin, base_dir: str, direct: Optional[Mapping] = None) -> str:
+    """The plugin's ``config`` option (a hierarchy configuration) as an absolute path; the lookup and the inventory
+    plugins read it through this one helper."""
+    config = resolve_option_path(plugin, 'config', base_dir, direct)
+    if not config:
+        raise ConfigError('strata.hier.hier: no hierarchy configuration: give config=..., set '
+                          'STRATA_HIER_CONFIG or [strata_hier] config in ansible.cfg')
+    return config
 
 
 def _relative_to(origin: str, base_dir: str) -> str:

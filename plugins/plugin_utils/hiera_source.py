@@ -40,7 +40,7 @@ from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
-from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
 
 _VERSION_KEY = re.compile(rb'^["\']?version["\']?[ \t]*:', re.MULTILINE)
@@ -70,7 +70,7 @@ class HieraSource:
         try:
             self.config: HieraConfig = parse_hiera_config(load_untrusted(loader, path, ConfigError), path)
         except HieraConfigError as exc:
-            raise ConfigError(str(exc).replace(path, where(path, exc.keys), 1)) from exc
+            raise ConfigError(str(exc).replace(path, key_position(path, exc.keys), 1)) from exc
         self.files: Dict[str, Any] = {}
         self._stats: Dict[str, Tuple[int, int]] = {}
 

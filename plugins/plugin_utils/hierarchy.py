@@ -9,6 +9,7 @@ Used by the lookup plugin (and by the inventory plugin, which looks up every key
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,29 +17,15 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ansible.errors import AnsibleError
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion, expand
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
-from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, load_config
-from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import where
-from ansible_collections.strata.hier.plugins.plugin_utils.store import DataStore
-from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
-
-
-def is_datum_handler(text: str) -> bool:
-    """Whether a string holds a Datum handler, as Datum matches them (PowerShell's -match ignores case):
-    InvokeCommand's ``[x= ... =]`` anywhere in it, ProtectedData's ``[ENC=...]`` as the whole (stripped) value.
-
-    Datum's regexes, ``\\[x=[\\s\\S]*=\\]`` and ``^\\[ENC=[\\s\\S]*\\]$``, answered by plain string search: Python's
-    backtracking takes quadratic time on them (a string of 50,000 ``[x=`` took seconds).
-    """
-    lowered = text.strip().lower()
-    start = lowered.find('[x=')
-    if start >= 0 and lowered.find('=]', start + 3) >= 0:
-        return True
-    return lowered.startswith('[enc=') and lowered.endswith(']') and len(lowered) >= 6
+from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig
+from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import HandlerCheck
+from ansible_collections.strata.hier.plugins.plugin_utils.nodes import node_files
+from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found
 
 
 class HierarchyError(CompleteMessage, AnsibleError):
@@ -77,13 +64,38 @@ class Resolution:
 
 
 class Hierarchy:
-    """Levels of one configuration over its data store."""
+    """Levels of one configuration over its data store: all the lookup and inventory plugins talk to."""
 
     def __init__(self, config: HierarchyConfig, loader: Any) -> None:
         self.config = config
-        self.store = DataStore(config.datadir, loader, config.case_insensitive_keys, config.mounts)
-        self._handler_free: Dict[str, Tuple[Any, bool]] = {}   # file -> (its parsed data, holds no handler)
-        self._relatives: Dict[str, str] = {}                    # file -> its path relative to datadir
+        self._store = DataStore(config.datadir, loader, config.case_insensitive_keys, config.mounts)
+        self._handlers = HandlerCheck(self._store, config.case_insensitive_keys)
+        self._relatives: Dict[str, str] = {}       # file -> its path relative to datadir
+        self._shown_paths: Dict[Tuple[str, ...], str] = {}   # a level's path -> as text
+
+    def begin_pass(self) -> None:
+        """Check files and folders for changes again (once each until the next pass).
+
+        A pass is one lookup call or one inventory parse: within it, the data is a snapshot.
+        """
+        self._store.begin_pass()
+
+    def nodes(self) -> List[Tuple[str, Any]]:
+        """(node file, its data) for every file the configuration's ``nodes`` glob matches, sorted by file."""
+        return [(node_file, self._store.load(node_file))
+                for node_file in node_files(self._store, self.config.nodes, self.config.path)]
+
+    def fingerprint(self, paths: Sequence[str]) -> str:
+        """Changes whenever a data file, or a file of ``paths`` (the configuration, an inventory source), changes."""
+        digest = hashlib.sha256()
+        for path in list(paths) + self._store.data_files():
+            try:
+                stat = os.stat(path)
+            except OSError as exc:
+                raise HierarchyError('strata.hier.hier: cannot read %s: %s' % (path, exc)) from exc
+            line = '%s\0%s\0%d\0%d\n' % (path, os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
+            digest.update(line.encode('utf-8', 'surrogateescape'))
+        return digest.hexdigest()
 
     def expand_levels(self, variables: Mapping, fetch: Optional[Callable] = None) -> List[Expansion]:
         read = _without_vault_values(fetch)
@@ -102,65 +114,62 @@ class Hierarchy:
         """Merge a key path across the levels expanded from a node's variables."""
         return self._lookup(key, expansions or self.expand_levels(variables, fetch), merge)
 
-    def _lookup(self, key: str, expansions: Sequence[Expansion], merge: Any = None,
-                starts: Optional[list] = None) -> Resolution:
-        """``lookup``; ``starts`` holds each level's store ``start`` and path text in this pass (from ``keys_of``)."""
-        segments = split_path(key)
-        if not segments:
-            raise HierarchyError('an empty key path was looked up')
-        try:
-            rules = self.config.rules if merge is None else self.config.rules.with_rule(segments, merge, 'merge')
-        except MergeError as exc:
-            raise HierarchyError('lookup of %r: %s' % (key, exc)) from exc
-        prefix = rules.resolve(segments)[0].knockout_prefix
-        values, reports, files = self._read_levels(expansions, segments, prefix, starts)
-        try:
-            result = merge_layers(values, rules, segments)
-        except MergeError as exc:
-            raise HierarchyError('lookup of %r: %s' % (key, exc)) from exc
-        if result.found and self._may_hold_handlers(files):
-            self._refuse_datum_handlers(result.value, values, reports, segments)
-        return Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
-                          reports, result.warnings, _levels_used(result.sources))
-
     def resolve_node(self, variables: Mapping, fetch: Optional[Callable] = None,
                      expansions: Optional[List[Expansion]] = None) -> Dict[str, Resolution]:
         """A node's resultant set of data: every top-level key of its levels, each as its lookup gives it."""
         expansions = expansions or self.expand_levels(variables, fetch)
-        starts: list = []
         resolutions = {}
-        for key in self.keys_of(expansions, starts):
-            resolution = self._lookup(key, expansions, starts=starts)
+        for key in self.keys_of(expansions):
+            resolution = self._lookup(key, expansions)
             if resolution.found:
                 resolutions[key] = resolution
         return resolutions
 
-    def keys_of(self, expansions: Sequence[Expansion], starts: Optional[list] = None) -> List[str]:
-        """Top-level keys of the levels, most specific first, knockout markers left out.
-
-        ``starts``, an empty list, receives for each level the store's ``start`` and the level's path as text
-        (None for a skipped level).
-        """
+    def keys_of(self, expansions: Sequence[Expansion]) -> List[str]:
+        """Top-level keys of the levels, most specific first, knockout markers left out."""
         keys: Dict[Any, str] = {}
         prefixes = self._prefixes()
         for expansion in expansions:
             if expansion.path is None:
-                if starts is not None:
-                    starts.append(None)
                 continue
-            start = self.store.start(expansion.path)
-            if starts is not None:
-                starts.append((start, join_path(expansion.path)))
-            document = self.store.get_from(start, expansion.path, ()).value
+            document = self._store.get(expansion.path).value
             if isinstance(document, Mapping):
                 for key in document:
                     if isinstance(key, str) and not self._is_marker(key, prefixes):
                         keys.setdefault(self.config.rules.fold(key), key)
         return list(keys.values())
 
-    def _is_marker(self, key: str, prefixes: Optional[List[str]] = None) -> bool:
+    def _lookup(self, key: str, expansions: Sequence[Expansion], merge: Any = None) -> Resolution:
+        segments = split_path(key)
+        if not segments:
+            raise HierarchyError('an empty key path was looked up')
+        rules = self._rules_for(key, segments, merge)
+        read = self._read_levels(expansions, segments, rules.resolve(segments)[0].knockout_prefix)
+        try:
+            result = merge_layers(read.values, rules, segments)
+        except MergeError as exc:
+            raise HierarchyError('lookup of %r: %s' % (key, exc)) from exc
+        if result.found and self._handlers.may_hold(read.files):
+            problem = self._handlers.problem(result.value, read.values,
+                                             [(file, report['path']) for file, report in zip(read.files, read.reports)],
+                                             segments)
+            if problem:
+                raise HierarchyError(problem)
+        return Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
+                          read.reports, result.warnings, _levels_used(result.sources))
+
+    def _rules_for(self, key: str, segments: Tuple[str, ...], merge: Any) -> Any:
+        """The configuration's rules; with ``merge``, a rule of this call for the key path."""
+        if merge is None:
+            return self.config.rules
+        try:
+            return self.config.rules.with_rule(segments, merge, 'merge')
+        except MergeError as exc:
+            raise HierarchyError('lookup of %r: %s' % (key, exc)) from exc
+
+    def _is_marker(self, key: str, prefixes: List[str]) -> bool:
         """``--Key`` is a knockout when the rule of ``Key`` has that prefix."""
-        for prefix in self._prefixes() if prefixes is None else prefixes:
+        for prefix in prefixes:
             if key.startswith(prefix) and self.config.rules.resolve((key[len(prefix):],))[0].knockout_prefix == prefix:
                 return True
         return False
@@ -172,93 +181,58 @@ class Hierarchy:
         return [prefix for prefix in found if prefix]
 
     def _read_levels(self, expansions: Sequence[Expansion], segments: Tuple[str, ...],
-                     prefix: Optional[str], starts: Optional[list] = None) -> Tuple[list, list, list]:
+                     prefix: Optional[str]) -> '_LevelReads':
         """Each level's value of the key path, its explain report, and the file (or folder) it came from."""
-        values, reports, files, knocked_by = [], [], [], None
-        for index, expansion in enumerate(expansions):
+        read = _LevelReads([], [], [])
+        knocked_by = None
+        for expansion in expansions:
             report = {'level': expansion.level, 'path': None, 'file': None, 'found': False, 'skipped': False,
                       'reason': ''}
-            reports.append(report)
-            values.append(None)
-            files.append(None)
+            found = NOT_FOUND
             if expansion.path is None or knocked_by:
                 report.update(skipped=True, reason=expansion.reason or 'knocked out at %s' % knocked_by)
-                continue
-            if starts is None:
-                report['path'] = join_path(expansion.path)
-                found = self.store.get(expansion.path + segments, prefix)
             else:
-                start, report['path'] = starts[index]
-                found = self.store.get_from(start, expansion.path, segments, prefix)
-            report['file'] = self._relative(found.file)
-            if found.knocked_out:
-                knocked_by = report['file']
-                report['reason'] = 'knocks the key out of less specific levels'
-            elif found.value is None:
-                report['reason'] = 'null (not found)' if found.file else 'not found'
-            else:
-                report['found'] = True
-                values[-1] = found.value
-                files[-1] = found.file
-                if self.store.vaulted(found.file):
-                    report['vaulted'] = True
-        return values, reports, files
+                found = self._read_level(expansion.path, segments, prefix, report)
+                knocked_by = report['file'] if found.knocked_out else None
+            read.reports.append(report)
+            read.values.append(found.value if report['found'] else None)
+            read.files.append(found.file if report['found'] else None)
+        return read
 
-    def _may_hold_handlers(self, files: Sequence[Optional[str]]) -> bool:
-        """Whether a value read from these files may hold a Datum handler (False: none of the files holds one).
-
-        Only a level value holding a handler makes ``_refuse_datum_handlers`` raise; a file is walked once
-        per parse. A folder read as a map is not checked here (True).
-        """
-        for file in files:
-            if file is None:
-                continue
-            data = self.store.parsed(file)
-            if data is None:
-                return True
-            known = self._handler_free.get(file)
-            if known is None or known[0] is not data:
-                known = (data, not _may_hold_handler(data))
-                self._handler_free[file] = known
-            if not known[1]:
-                return True
-        return False
+    def _read_level(self, path: Tuple[str, ...], segments: Tuple[str, ...], prefix: Optional[str],
+                    report: Dict[str, Any]) -> Found:
+        """One level's value of the key path, its report filled in."""
+        report['path'] = self._shown_paths.get(path) or self._shown_paths.setdefault(path, join_path(path))
+        found = self._store.get(path, segments, prefix)
+        report['file'] = self._relative(found.file)
+        if found.knocked_out:
+            report['reason'] = 'knocks the key out of less specific levels'
+        elif found.value is None:
+            report['reason'] = 'null (not found)' if found.file else 'not found'
+        else:
+            report['found'] = True
+            if self._store.vaulted(found.file):
+                report['vaulted'] = True
+        return found
 
     def _relative(self, path: Optional[str]) -> Optional[str]:
         if not path:
             return None
         relative = self._relatives.get(path)
         if relative is None:
-            if path.startswith(self.store.root + os.sep):
-                relative = path[len(self.store.root) + 1:]
-            else:
-                relative = os.path.relpath(path, self.store.root)
+            root = self._store.root
+            relative = path[len(root) + 1:] if path.startswith(root + os.sep) else os.path.relpath(path, root)
             self._relatives[path] = relative
         return relative
 
-    def _refuse_datum_handlers(self, merged: Any, values: list, reports: list, segments: Tuple[str, ...]) -> None:
-        """Datum handlers cannot run here: say where one is rather than return its text."""
-        if _handler_in(merged) is None:
-            return
-        for value, report in zip(values, reports):
-            located = _handler_in(value)
-            if located is not None:
-                keys, text = located
-                file = os.path.join(self.store.root, report['file'])
-                raise HierarchyError(
-                    '%s: key %r holds the Datum handler %r, which strata.hier does not run; '
-                    'replace it with plain data (or an Ansible vault value for [ENC=...])'
-                    % (where(file, self._keys_in_file(report, segments) + list(keys)),
-                       join_path(segments + keys), _shorten(text)))
 
-    def _keys_in_file(self, report: dict, segments: Tuple[str, ...]) -> List[str]:
-        """The keys of a level's path and of the looked-up key that lie inside the level's file."""
-        file_stem = os.path.splitext(os.path.basename(report['file']))[0]
-        full = split_path(report['path']) + segments
-        for position, part in enumerate(full):
-            if part == file_stem or (self.config.case_insensitive_keys and part.casefold() == file_stem.casefold()):
-                return list(full[position + 1:])
-        return list(segments)
+@dataclass
+class _LevelReads:
+    """What a key path holds on each level, most specific first."""
+
+    values: list
+    reports: List[Dict[str, Any]]
+    files: List[Optional[str]]      # the file (or folder) of each value found
 
 
 class _VaultInLevel(HierarchyError):
@@ -319,35 +293,3 @@ def _levels_used(sources: Any) -> List[int]:
     if isinstance(sources, Mapping):
         return sorted({index for indexes in sources.values() for index in indexes})
     return list(sources or [])
-
-
-def _handler_in(value: Any) -> Optional[Tuple[Tuple[str, ...], str]]:
-    """The key path and text of a Datum handler held in the value (each shared container looked at once)."""
-    return find(value, lambda item: isinstance(item, str) and is_datum_handler(item))
-
-
-def _may_hold_handler(value: Any) -> bool:
-    """Whether a file's data holds a Datum handler string; True also when it nests too deep to tell."""
-    try:
-        return _handler_in(value) is not None
-    except MergeDepthError:
-        return True
-
-
-def _shorten(text: str) -> str:
-    return text if len(text) <= 60 else text[:57] + '...'
-
-
-_HIERARCHIES: Dict[str, Tuple[int, Hierarchy]] = {}
-
-
-def get_hierarchy(config_path: str, loader: Any) -> Hierarchy:
-    """One Hierarchy per configuration file and process, re-read when the file changes."""
-    real = os.path.realpath(config_path)
-    mtime = os.stat(real).st_mtime_ns if os.path.exists(real) else -1
-    cached = _HIERARCHIES.get(real)
-    if cached and cached[0] == mtime:
-        return cached[1]
-    hierarchy = Hierarchy(load_config(config_path, loader), loader)
-    _HIERARCHIES[real] = (mtime, hierarchy)
-    return hierarchy

@@ -38,7 +38,7 @@ def line_of(path: str, keys: Sequence[str]) -> Optional[int]:
     return line
 
 
-def where(path: str, keys: Sequence[str]) -> str:
+def key_position(path: str, keys: Sequence[str]) -> str:
     """``file:line`` when the line is known, else the file."""
     line = line_of(path, keys)
     return '%s:%d' % (path, line) if line else path

@@ -31,8 +31,6 @@ DATA_EXTENSIONS = ('.yml', '.yaml', '.json')
 
 # (real path) -> (mtime_ns, size, parsed data, whole-file vaulted); shared by every store of the process.
 _PARSED: Dict[str, Tuple[int, int, Any, bool]] = {}
-PARSE_COUNT = {'files': 0}
-"""How many files were parsed in this process (the benchmark and tests read it)."""
 
 
 class StoreError(CompleteMessage, AnsibleError):
@@ -50,6 +48,9 @@ class Found:
 
 NOT_FOUND = Found(None, None)
 
+_NO_ENTRY = object()     # a walk met a folder without the next segment
+_UNWALKED = object()
+
 
 class DataStore:
     """Read-only view of a data folder as nested maps."""
@@ -64,6 +65,7 @@ class DataStore:
         self._listings: Dict[str, Tuple[int, Dict[str, Tuple[str, str]]]] = {}
         self._checked: Dict[str, str] = {}    # path -> its real path, known to be inside
         self._fresh: set = set()                # paths whose mtime was checked in this pass
+        self._spots: Dict[Tuple[str, ...], Any] = {}   # a level's path -> where its walk stands, in this pass
         self.mounts = {self._fold(name): self.inside(os.path.join(self.root, path), name)
                        for name, path in (mounts or {}).items()}
 
@@ -86,62 +88,61 @@ class DataStore:
         A pass is one lookup call or one inventory parse: within it, the store is a snapshot.
         """
         self._fresh.clear()
+        self._spots.clear()
 
     def locate(self, segments: Sequence[str]) -> Tuple[str, Tuple[str, ...]]:
         """Where a path starts: a Datum store's folder when its first segment names one, else the root."""
         mount = self.mounts.get(self._fold(segments[0])) if segments else None
         return (mount, tuple(segments[1:])) if mount else (self.root, tuple(segments))
 
-    def get(self, segments: Sequence[str], knockout_prefix: Optional[str] = None) -> Found:
-        """The value at a key path (folders, then files, then keys inside the file)."""
+    def get(self, path: Sequence[str], keys: Sequence[str] = (), knockout_prefix: Optional[str] = None) -> Found:
+        """The value at the key path ``path + keys`` (folders, then files, then keys inside the file).
+
+        ``path`` is a level's path: its walk through the folders is done once per pass, then continued with
+        ``keys`` (each key of a node reads the same levels).
+        """
+        spot = self._spot(tuple(path), tuple(keys))
+        if spot is _NO_ENTRY:
+            return NOT_FOUND
+        kind, place, inner = spot
+        if kind == 'file':
+            return self._in_file(place, inner, knockout_prefix)
+        return Found(self.folder_as_map(place), place)
+
+    def _spot(self, path: Tuple[str, ...], keys: Tuple[str, ...]) -> Any:
+        """Where ``path + keys`` stands after its folders: ``('file', file, keys inside it)``, ``('dir', folder,
+        ())`` or ``_NO_ENTRY`` (a folder lacks an entry: every path under it is not found)."""
+        full = path + keys
+        if not path:
+            return self._walk(full, full)
+        spot = self._spots.get(path, _UNWALKED)
+        if spot is _UNWALKED:
+            try:
+                spot = self._walk(path, full)
+            except StoreError:
+                spot = None     # walked again below, so that the error names the whole path
+            self._spots[path] = spot
+        if spot is None:
+            return self._walk(full, full)
+        if spot is _NO_ENTRY or spot[0] == 'file':
+            return spot if spot is _NO_ENTRY else ('file', spot[1], spot[2] + keys)
+        return self._walk_folder(spot[1], keys, full)
+
+    def _walk(self, segments: Tuple[str, ...], shown: Sequence[str]) -> Any:
         folder, rest = self.locate(segments)
+        return self._walk_folder(folder, rest, shown)
+
+    def _walk_folder(self, folder: str, rest: Sequence[str], shown: Sequence[str]) -> Any:
         for index, segment in enumerate(rest):
             entry = self._listing(folder).get(self._fold(segment))
             if entry is None:
-                return NOT_FOUND
+                return _NO_ENTRY
             kind, path = entry
-            path = self.inside(path, '/'.join(segments))
+            path = self.inside(path, '/'.join(shown))
             if kind == 'file':
-                return self._in_file(path, rest[index + 1:], knockout_prefix)
+                return ('file', path, tuple(rest[index + 1:]))
             folder = path
-        return Found(self.folder_as_map(folder), folder)
-
-    def start(self, segments: Sequence[str]) -> Any:
-        """Where ``get`` stands after the folders of a path: walk once, continue with ``get_from`` for many keys.
-
-        ``('file', path, keys inside the file)``, ``('dir', folder, ())``, ``NOT_FOUND`` (a folder lacks an
-        entry: every path under it is not found) or ``None`` (the walk failed: ``get_from`` repeats it through
-        ``get``, so the error names the whole path as before).
-        """
-        try:
-            folder, rest = self.locate(segments)
-            shown = '/'.join(segments)
-            for index, segment in enumerate(rest):
-                entry = self._listing(folder).get(self._fold(segment))
-                if entry is None:
-                    return NOT_FOUND
-                kind, path = entry
-                path = self.inside(path, shown)
-                if kind == 'file':
-                    return ('file', path, tuple(rest[index + 1:]))
-                folder = path
-            return ('dir', folder, ())
-        except StoreError:
-            return None
-
-    def get_from(self, start: Any, segments: Sequence[str], keys: Sequence[str],
-                 knockout_prefix: Optional[str] = None) -> Found:
-        """``get(segments + keys, knockout_prefix)``, where ``start`` is ``start(segments)`` of this pass."""
-        if start is NOT_FOUND:
-            return NOT_FOUND
-        if start is None:
-            return self.get(tuple(segments) + tuple(keys), knockout_prefix)
-        kind, path, inner = start
-        if kind == 'file':
-            return self._in_file(path, inner + tuple(keys), knockout_prefix)
-        if not keys:
-            return Found(self.folder_as_map(path), path)
-        return self.get(tuple(segments) + tuple(keys), knockout_prefix)
+        return ('dir', folder, ())
 
     def _in_file(self, path: str, keys: Sequence[str], knockout_prefix: Optional[str]) -> Found:
         value = self.load(path)
@@ -235,7 +236,6 @@ class DataStore:
         if cached and cached[0] == stat.st_mtime_ns and cached[1] == stat.st_size:
             return cached[2]
         data = load_untrusted(self.loader, path, StoreError)
-        PARSE_COUNT['files'] += 1
         data = {} if data is None else data
         _PARSED[path] = (stat.st_mtime_ns, stat.st_size, data, _whole_file_vaulted(path))
         return data

@@ -9,7 +9,10 @@ import os
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.plugin_utils.config_path import option_origin, resolve_option_path
+from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import (
+    hierarchy_config_path, option_origin, resolve_option_path,
+)
 
 
 class Plugin:
@@ -71,3 +74,10 @@ def test_absolute_home_and_unset(ansible_cfg, monkeypatch):
 def test_an_origin_that_is_no_file_is_not_taken_for_ansible_cfg(tmp_path):
     missing = str(tmp_path / 'gone' / 'ansible.cfg')
     assert resolve_option_path(Plugin('hier.yml', missing), 'config', '/base') == '/base/hier.yml'
+
+
+def test_the_hierarchy_config_is_the_resolved_option_or_an_error_saying_how_to_set_it(tmp_path):
+    direct = Plugin('hier.yml', None)
+    assert hierarchy_config_path(direct, str(tmp_path), {'config': 'hier.yml'}) == str(tmp_path / 'hier.yml')
+    with pytest.raises(ConfigError, match=r'no hierarchy configuration: give config=\.\.\., set STRATA_HIER_CONFIG'):
+        hierarchy_config_path(Plugin(None, None), str(tmp_path))

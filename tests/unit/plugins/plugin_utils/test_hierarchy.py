@@ -6,15 +6,13 @@
 from __future__ import annotations
 
 import json
-import re
-import time
 
 import pytest
-from hypothesis import given, settings, strategies as st
 
 from ansible.parsing.dataloader import DataLoader
 
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError, get_hierarchy, is_datum_handler
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 
 NODE = {'Name': 'n1', 'Role': 'web'}
@@ -110,19 +108,3 @@ def test_a_folder_linking_to_its_parent_is_an_error(tmp_path):
     assert hierarchy.lookup('Base', NODE).value == {'a': 1}
     with pytest.raises(StoreError, match='links back to'):
         hierarchy.lookup('up', NODE)
-
-
-DATUM_REGEX = re.compile(r'\[x=[\s\S]*=\]|^\[ENC=[\s\S]*\]$', re.IGNORECASE)   # Datum's two handler regexes
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list('[]=xXeEnNcC \n-a')), max_size=30))
-def test_handlers_are_found_as_datum_regexes_find_them(text):
-    assert is_datum_handler(text) == (DATUM_REGEX.search(text.strip()) is not None)
-
-
-def test_a_long_string_is_checked_in_linear_time():
-    start = time.process_time()
-    assert not is_datum_handler('[x=' * 200000)
-    assert is_datum_handler('[x=' * 200000 + '=]')
-    assert time.process_time() - start < 1

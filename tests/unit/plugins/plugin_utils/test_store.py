@@ -31,6 +31,19 @@ def datadir(tmp_path):
     return root
 
 
+@pytest.fixture
+def parses(monkeypatch):
+    """Counts the files the store parses (its calls to load_untrusted)."""
+    count = {'files': 0}
+    load_untrusted = store_module.load_untrusted
+
+    def counted(*args, **kwargs):
+        count['files'] += 1
+        return load_untrusted(*args, **kwargs)
+    monkeypatch.setattr(store_module, 'load_untrusted', counted)
+    return count
+
+
 def test_folders_files_and_keys(datadir):
     store = DataStore(datadir, DataLoader())
     assert store.get(('Roles', 'Web', 'Settings', 'Port')).value == 80
@@ -44,9 +57,9 @@ def test_folders_files_and_keys(datadir):
 
 def test_knockout_of_the_looked_up_key(datadir):
     store = DataStore(datadir, DataLoader())
-    found = store.get(('Roles', 'Web', 'Settings', 'Old'), '--')
+    found = store.get(('Roles', 'Web', 'Settings', 'Old'), knockout_prefix='--')
     assert found.knocked_out and found.value is None
-    assert not store.get(('Roles', 'Web', 'Settings', 'Port'), '--').knocked_out
+    assert not store.get(('Roles', 'Web', 'Settings', 'Port'), knockout_prefix='--').knocked_out
 
 
 def test_case_insensitive(datadir):
@@ -55,17 +68,17 @@ def test_case_insensitive(datadir):
     assert DataStore(datadir, DataLoader()).get(('roles', 'Web')).value is None
 
 
-def test_each_file_parsed_once_until_it_changes(datadir):
+def test_each_file_parsed_once_until_it_changes(datadir, parses):
     store = DataStore(datadir, DataLoader())
-    before = store_module.PARSE_COUNT['files']
+    before = parses['files']
     for _attempt in range(5):
         DataStore(datadir, DataLoader()).get(('Roles', 'Web', 'Packages'))
-    assert store_module.PARSE_COUNT['files'] == before + 1
+    assert parses['files'] == before + 1
     path = os.path.join(datadir, 'Roles', 'Web.yml')
     write(path, 'Packages: [b, c]\n')
     os.utime(path, ns=(1, 1))
     assert store.get(('Roles', 'Web', 'Packages')).value == ['b', 'c']
-    assert store_module.PARSE_COUNT['files'] == before + 2
+    assert parses['files'] == before + 2
     write(path, 'Packages: [d]\n')
     os.utime(path, ns=(2, 2))
     assert store.get(('Roles', 'Web', 'Packages')).value == ['b', 'c']    # one pass sees one snapshot
@@ -96,3 +109,24 @@ def test_a_file_that_is_not_utf8_is_named(datadir):
         stream.write('Name: Web\n'.encode('utf-16'))
     with pytest.raises(StoreError, match=r'Win.yml'):
         DataStore(datadir, DataLoader()).get(('Roles', 'Win', 'Name'))
+
+
+def test_a_level_walk_is_kept_for_one_pass_and_continues_with_each_key(datadir):
+    store = DataStore(datadir, DataLoader())
+    assert store.get(('Roles',), ('Web', 'Settings', 'Port')).value == 80
+    assert store.get(('Roles', 'Web'), ('Packages',)).value == ['a']
+    assert store.get(('Envs',), ('Dev', 'Tier')).value == 'dev'
+    assert store.get(('Envs', 'Test'), ('Tier',)) is store_module.NOT_FOUND
+    write(os.path.join(datadir, 'Envs', 'Test.yml'), 'Tier: test\n')
+    assert store.get(('Envs', 'Test'), ('Tier',)).value is None      # one pass sees one snapshot
+    store.begin_pass()
+    assert store.get(('Envs', 'Test'), ('Tier',)).value == 'test'
+
+
+def test_a_level_walk_that_fails_names_the_whole_key_path(datadir, tmp_path):
+    os.makedirs(str(tmp_path / 'outside'))
+    os.symlink(str(tmp_path / 'outside'), os.path.join(datadir, 'Away'))
+    store = DataStore(datadir, DataLoader())
+    for _attempt in range(2):
+        with pytest.raises(StoreError, match="'Away/Key' resolves to .*outside the data folder"):
+            store.get(('Away',), ('Key',))

@@ -18,7 +18,7 @@ from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.vault import VaultLib, VaultSecret
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
-from ansible_collections.strata.hier.plugins.plugin_utils import hierarchy as hierarchy_module
+from ansible_collections.strata.hier.plugins.plugin_utils import datum_handlers as hierarchy_module
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     for_cache, from_cache, is_vault_value, not_templates, plain, vault_ciphertext,
 )
