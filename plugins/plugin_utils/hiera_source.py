@@ -40,6 +40,7 @@ from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import per_config_file
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
 
@@ -203,14 +204,7 @@ _SOURCES: Dict[str, Tuple[int, HieraSource]] = {}
 
 def get_hiera_source(path: str, loader: Any) -> HieraSource:
     """One HieraSource per hiera.yaml and process, re-read when the file changes."""
-    real = os.path.realpath(path)
-    mtime = os.stat(real).st_mtime_ns if os.path.exists(real) else -1
-    cached = _SOURCES.get(real)
-    if cached and cached[0] == mtime:
-        return cached[1]
-    source = HieraSource(path, loader)
-    _SOURCES[real] = (mtime, source)
-    return source
+    return per_config_file(_SOURCES, path, lambda: HieraSource(path, loader))
 
 
 def fresh_hiera_source(path: str, loader: Any) -> HieraSource:
