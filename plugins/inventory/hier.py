@@ -136,7 +136,6 @@ from collections.abc import Mapping
 from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
-from ansible.utils.vars import isidentifier
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
@@ -148,6 +147,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import (
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import merged_host_vars
 from ansible_collections.strata.hier.plugins.plugin_utils.nodes import named_nodes, name_problem
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
@@ -292,27 +292,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         self.display.warning('strata.hier.hier: %s; the node is skipped (strict: true makes this an error)' % problem)
 
     def _host_vars(self, hierarchy, variables, expansions):
-        host_vars, sources, vaulted = {}, {}, []
-        provenance = self.get_option('provenance')
-        for key, resolution in hierarchy.resolve_node(variables, expansions=expansions).items():
-            for warning in resolution.warnings:
-                self.display.warning('strata.hier.hier %s: %s' % (variables['inventory_hostname'], warning))
-            if not isidentifier(key):
-                files = ', '.join(source['file'] or source['level'] for source in resolution.provenance())
-                self.display.warning('strata.hier.hier: %r (in %s) is not a valid variable name; it is not a host '
-                                     'variable of %s (the lookup still reads it)'
-                                     % (key, files, variables['inventory_hostname']))
-                continue
-            host_vars[key] = resolution.value
-            if provenance:
-                sources[key] = resolution.provenance()
-            if resolution.vaulted:
-                vaulted.append(key)
-        if provenance:
-            host_vars['hier_sources'] = sources
-        if vaulted:
-            host_vars['hier_vaulted_keys'] = vaulted
-        return host_vars
+        return merged_host_vars(hierarchy, variables, expansions, self.display.warning, self.get_option('provenance'))
 
     def _populate(self, hosts):
         strict = self.get_option('strict')

@@ -36,6 +36,9 @@ options:
   config:
     description:
       - The hierarchy configuration, C(hier.yml) or C(Datum.yml).
+      - Without C(config=...), the first C(hier.yml), C(hiera.yaml) or C(Datum.yml) in the playbook's folder, then
+        beside each inventory source, then this setting (E(STRATA_HIER_CONFIG), C([strata_hier] config)); the error
+        when there is none lists the places searched.
       - A relative path is relative to where it is set, as Ansible's own path settings are. Given to the lookup
         (C(config=...)), to the playbook's folder; from C(ansible.cfg), to the folder of that C(ansible.cfg);
         from E(STRATA_HIER_CONFIG), to the working directory. C(~) is expanded.
@@ -75,7 +78,15 @@ options:
     default: false
 notes:
   - Keys compare case-sensitively unless the configuration sets C(case_insensitive_keys) (a C(Datum.yml) does).
-  - Datum handlers (C([ENC=...]), C([x= ... =])) are not run; a value holding one is an error naming the file and key.
+  - In a C(Datum.yml) store, the C([x= ... =]) expressions DscWorkshop repositories use (C($Node.X), C($Datum.A.B),
+    C($File.BaseName), C(Get-DatumSourceFile -Path $File), strings with C($( )) parts) are evaluated without PowerShell;
+    any other PowerShell and C([ENC=...]) are an error naming the file, line and key (a warning, the text kept, when
+    C(DatumHandlersThrowOnError) is false). With a C(hier.yml), a value holding a Datum handler is an error.
+  - "For the short name C(lookup('hier', 'Packages')), put a one-line re-export beside the playbook,
+    C(lookup_plugins/hier.py) holding C(from ansible_collections.strata.hier.plugins.lookup.hier import LookupModule);
+    every option works under that name."
+  - C(group_names) is given to levels most specific group first (Ansible's group precedence), for C(mapped_paths)
+    levels over it.
 seealso:
   - plugin: strata.hier.deep_merge
     plugin_type: filter
@@ -125,19 +136,24 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     CompleteMessage, decrypted, is_vault_value, plain, plain_scalar, trust_as_template,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
-from ansible_collections.strata.hier.plugins.plugin_utils.config_path import hierarchy_config_path
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import hierarchy_config_path, resolve_option_path
+from ansible_collections.strata.hier.plugins.plugin_utils.discovery import discover_config
+from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import in_group_precedence
 from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import fresh_hiera_source, is_hiera_config_file
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import adopt_own_definitions
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
 
 display = Display()
+FQCN = 'strata.hier.hier'
 
 
 class LookupModule(LookupBase):
 
     def run(self, terms, variables=None, **kwargs):
+        adopt_own_definitions(self, FQCN, DOCUMENTATION)    # the short name through a one-line re-export
         self.set_options(var_options=variables, direct=kwargs)
         try:
             return self._run(terms, variables or {}, kwargs)
@@ -147,11 +163,11 @@ class LookupModule(LookupBase):
             raise _LookupError(to_native(exc)) from exc
 
     def _run(self, terms, variables, kwargs):
-        config_path = hierarchy_config_path(self, self._loader.get_basedir(), kwargs)
+        config_path = self._config_path(kwargs, variables)
         if is_hiera_config_file(config_path, self._loader):
             return self._run_hiera(config_path, terms, variables, kwargs)
         hierarchy = open_hierarchy(config_path, self._loader)
-        expansions = hierarchy.expand_levels(variables, self._fetch)
+        expansions = hierarchy.expand_levels(in_group_precedence(variables), self._fetch)
         results = []
         for term in terms:
             resolution = hierarchy.lookup(term, variables, merge=self.get_option('merge'), expansions=expansions)
@@ -185,6 +201,15 @@ class LookupModule(LookupBase):
                                          'see the levels read, or give a default)' % (term, config_path))
             results.append(self._answer_value(value) if found else self.get_option('default'))
         return results
+
+    def _config_path(self, direct, variables):
+        """config=, else the first hier.yml, hiera.yaml or Datum.yml beside the playbook or an inventory source,
+        else the setting (plugin_utils/discovery.py)."""
+        basedir = self._loader.get_basedir()
+        if direct.get('config') is not None:
+            return hierarchy_config_path(self, basedir, direct)
+        return discover_config(basedir, variables.get('ansible_inventory_sources') or (),
+                               resolve_option_path(self, 'config', basedir, direct))
 
     def _fetch(self, variables, name):
         """A host variable, templated; undefined ones raise KeyError so the level is skipped."""

@@ -103,6 +103,8 @@ class ItemKnockouts:
         self.keys = tuple(fold(key) for key in tuple_keys) if fold else tuple(tuple_keys)
         self._prefix = prefix
         self._fold = fold
+        self.folds = fold is not None
+        """Whether an item's view differs from the item (keys folded)."""
         self._knocked = TupleKnockouts(freeze)
         self._layer: List[Dict[str, Any]] = []
 
@@ -112,11 +114,24 @@ class ItemKnockouts:
 
     def is_marker(self, view: Any) -> bool:
         """Whether the item is a knockout; its tuple is knocked out once the layer ends."""
-        pattern = item_pattern(view, self.keys, self._prefix)
+        prefix = self._prefix
+        if prefix is None:
+            return False
+        for key in self.keys:
+            value = view.get(key)
+            if isinstance(value, str) and value.startswith(prefix):
+                break
+        else:
+            return False    # the hot path: no tuple value carries the prefix
+        pattern = item_pattern(view, self.keys, prefix)
         if pattern is None:
             return False
         self._layer.append(pattern)
         return True
+
+    def any_knocked(self) -> bool:
+        """Whether a less specific item can be knocked out yet (known at the start of each layer)."""
+        return bool(self._knocked)
 
     def knocked_out(self, view: Any) -> bool:
         return bool(self._knocked) and self._knocked.matches(view)

@@ -12,7 +12,7 @@ templates render only from strings trusted as templates, and vault values are
 
 from __future__ import annotations
 
-from ansible.module_utils.common.text.converters import to_text
+from ansible.module_utils.common.text.converters import to_bytes, to_text
 from ansible.release import __version__ as ansible_version
 
 from ansible_collections.strata.hier.plugins.module_utils.identity import register_opaque
@@ -144,3 +144,12 @@ def _cached_vault(value):
     if not isinstance(ciphertext, str) or not ciphertext.startswith('$ANSIBLE_VAULT;'):
         raise ValueError('a cached vault value is not vault ciphertext')
     return _VaultValue(ciphertext=str(ciphertext))
+
+
+def vault_from_ciphertext(ciphertext, loader):
+    """A ``!vault`` value as DataLoader builds it (2.16: decrypted with the loader's vault secrets, when asked)."""
+    if DATA_TAGGING:
+        return _VaultValue(ciphertext=str(ciphertext))
+    value = _VaultValue(to_bytes(ciphertext))
+    value.vault = loader._vault     # pylint: disable=protected-access  # what 2.16's constructor gives its values
+    return value

@@ -14,10 +14,13 @@ from typing import Any, Dict, Optional, Tuple
 from ansible.errors import AnsibleError
 from ansible.utils.display import Display
 
+from ansible_collections.strata.hier.plugins.module_utils.datum_strategies import datum_reading
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.levels import check_level, from_datum
+from ansible_collections.strata.hier.plugins.module_utils.levels import check_level
+from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import Level, parse_level
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
+from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import datum_levels, is_handler as is_handler_level
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size, find
@@ -40,12 +43,14 @@ class ConfigError(CompleteMessage, AnsibleError):
 class HierarchyConfig:
     path: str
     datadir: str
-    levels: Tuple[str, ...]
+    levels: Tuple[Level, ...]
     rules: MergeRules
     nodes: Optional[str] = None
     case_insensitive_keys: bool = False
     mounts: Optional[Dict[str, str]] = None
     dialect: str = 'hier'
+    handlers_throw: bool = True
+    """A Datum handler that cannot be evaluated is an error (False: Datum.yml's DatumHandlersThrowOnError: false)."""
 
 
 def is_datum_config(path: str) -> bool:
@@ -68,7 +73,7 @@ def _from_hier(path: str, data: Mapping) -> HierarchyConfig:
             raise ConfigError('%s: unknown key %r in the hierarchy configuration; valid keys: %s'
                               % (key_position(path, [key]), key, ', '.join(HIER_KEYS)))
     levels = data.get('hierarchy')
-    if not isinstance(levels, list) or not levels or not all(isinstance(level, str) for level in levels):
+    if not isinstance(levels, list) or not levels:
         raise ConfigError('%s: hierarchy must be a non-empty list of level paths' % key_position(path, ['hierarchy']))
     case_insensitive = data.get('case_insensitive_keys', False)
     if not isinstance(case_insensitive, bool):
@@ -79,7 +84,7 @@ def _from_hier(path: str, data: Mapping) -> HierarchyConfig:
     datadir = data.get('datadir', '.')
     if not isinstance(datadir, str):
         raise ConfigError('%s: datadir must be a path' % key_position(path, ['datadir']))
-    return HierarchyConfig(path=path, datadir=_relative_to(path, datadir), levels=_levels(path, 'hierarchy', levels),
+    return HierarchyConfig(path=path, datadir=_relative_to(path, datadir), levels=_hier_levels(path, levels),
                            rules=_rules(path, data, case_insensitive), nodes=nodes,
                            case_insensitive_keys=case_insensitive)
 
@@ -90,10 +95,43 @@ def _from_datum(path: str, data: Mapping) -> HierarchyConfig:
     if not isinstance(levels, list) or not levels or not all(isinstance(level, str) for level in levels):
         raise ConfigError('%s: ResolutionPrecedence must be a non-empty list of paths'
                           % key_position(path, ['ResolutionPrecedence']))
+    throw = _handlers_throw(path, data)
     return HierarchyConfig(path=path, datadir=os.path.dirname(os.path.abspath(path)),
-                           levels=_levels(path, 'ResolutionPrecedence', [from_datum(level) for level in levels]),
-                           rules=_rules(path, data, True), nodes='AllNodes/*/*', case_insensitive_keys=True,
-                           mounts=_datum_stores(path, data.get('DatumStructure')), dialect='datum')
+                           levels=_levels(path, 'ResolutionPrecedence', datum_levels(path, levels, throw)),
+                           rules=_rules(path, _as_datum_reads(path, data), True), nodes='AllNodes/*/*',
+                           case_insensitive_keys=True,
+                           mounts=_datum_stores(path, data.get('DatumStructure')), dialect='datum',
+                           handlers_throw=throw)
+
+
+def _as_datum_reads(path: str, data: Dict[str, Any]) -> Dict[str, Any]:
+    """Strategy names read as Datum reads them (datum_strategies.py), with a warning for each name read otherwise
+    than written; a hier.yml keeps strict names."""
+    data = dict(data)
+    default = data.get('default_lookup_options')
+    if default is not None and not is_vault_value(default):
+        data['default_lookup_options'] = _datum_rule(path, ['default_lookup_options'], default)
+    options = data.get('lookup_options')
+    if isinstance(options, Mapping) and find(options, is_vault_value) is None:
+        data['lookup_options'] = {key: _datum_rule(path, ['lookup_options', key], spec) for key, spec in options.items()}
+    return data
+
+
+def _datum_rule(path: str, keys: list, spec: Any) -> Any:
+    read, notes = datum_reading(spec)
+    for note in notes:
+        Display().warning('strata.hier: %s: %s; strata.hier does the same (a hier.yml would refuse it)'
+                          % (key_position(path, keys), note))
+    return read
+
+
+def _handlers_throw(path: str, data: Mapping) -> bool:
+    """DatumHandlersThrowOnError; left out, strata.hier refuses (Datum would warn): see docs/hierarchy.md."""
+    throw = data.get('DatumHandlersThrowOnError', True)
+    if not isinstance(throw, bool):
+        raise ConfigError('%s: DatumHandlersThrowOnError must be true or false'
+                          % key_position(path, ['DatumHandlersThrowOnError']))
+    return throw
 
 
 def _datum_keys(path: str, data: Mapping) -> Dict[str, Any]:
@@ -112,11 +150,24 @@ def _datum_keys(path: str, data: Mapping) -> Dict[str, Any]:
 
 def _levels(path: str, key: str, levels: list) -> Tuple[str, ...]:
     for level in levels:
+        if is_handler_level(level):
+            continue
         try:
             check_level(level)
         except MergeError as exc:
             raise ConfigError('%s: %s' % (key_position(path, [key]), exc)) from exc
     return tuple(str(level) for level in levels)
+
+
+def _hier_levels(path: str, levels: list) -> Tuple[Level, ...]:
+    """hier.yml's levels: paths, or maps holding mapped_paths (module_utils/mapped_levels.py)."""
+    parsed = []
+    for level in levels:
+        try:
+            parsed.append(parse_level(level))
+        except MergeError as exc:
+            raise ConfigError('%s: %s' % (key_position(path, ['hierarchy']), exc)) from exc
+    return tuple(parsed)
 
 
 def _datum_stores(path: str, structure: Any) -> Optional[Dict[str, str]]:

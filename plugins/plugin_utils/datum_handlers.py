@@ -2,34 +2,341 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Datum handlers (``[x= ... =]``, ``[ENC=...]``): strata.hier does not run them, so a looked-up value holding one
-is refused, naming the file, line and key where it is written."""
+"""Datum's handlers in a Datum store, resolved for one node as Datum.InvokeCommand resolves them.
+
+The expressions are parsed by ``module_utils/datum_expressions.py`` (never run); this module gives their
+references a value: ``$Node`` is the node's own file data plus ``Name`` (its file's base name), before merging,
+each property that is itself a handler resolved in the node file; ``$Datum.A.B`` reads the store (handlers in
+what it reads resolved in their own file); ``$File`` is the file holding the value. A value is resolved level by
+level before merging, as Datum's Merge-Datum does. A cycle (``$Node.A`` needing ``$Node.A``) is reported.
+
+What cannot be evaluated — other PowerShell, ``[ENC=...]`` — is an error naming file, line and key, or, when
+Datum.yml says ``DatumHandlersThrowOnError: false``, a warning and the text kept as written (Datum's behaviour).
+
+Outside a Datum store (a hier.yml) handlers are not evaluated: ``HandlerCheck`` refuses a looked-up value holding
+one, naming the file, line and key where it is written.
+"""
 
 from __future__ import annotations
 
+import glob
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Mapping
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
-from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
+from ansible.errors import AnsibleError
+from ansible.utils.display import Display
+
+from ansible_collections.strata.hier.plugins.module_utils.datum_expressions import (
+    ExpressionError, Reference, SourceFile, evaluate, handler_content, is_protected, parse, source_file,
+)
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion, from_datum, split_level
+from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH
+from ansible_collections.strata.hier.plugins.module_utils.paths import join_path, split_path
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
-from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
+from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import (
+    EXPANDED_LIMIT, children, depth_error, expanded_size, find,
+)
+
+MAX_NESTED = 64
+"""Most handlers one resolution may pass through (each reference may lead to another)."""
+PROTECTED_DATA = ('[ENC=...] (Datum.ProtectedData) cannot be decrypted without PowerShell; '
+                  'store the secret as an Ansible vault value (ansible-vault encrypt_string) instead')
+
+
+class DatumHandlerError(CompleteMessage, AnsibleError):
+    """A Datum handler that cannot be evaluated, with DatumHandlersThrowOnError not false."""
+
+
+def is_handler(value: Any) -> bool:
+    """Whether a value is a string Datum would hand to a handler (InvokeCommand or ProtectedData)."""
+    return isinstance(value, str) and (handler_content(value) is not None or is_protected(value))
 
 
 def is_datum_handler(text: str) -> bool:
     """Whether a string holds a Datum handler, as Datum matches them (PowerShell's -match ignores case):
-    InvokeCommand's ``[x= ... =]`` anywhere in it, ProtectedData's ``[ENC=...]`` as the whole (stripped) value.
-
-    Datum's regexes, ``\\[x=[\\s\\S]*=\\]`` and ``^\\[ENC=[\\s\\S]*\\]$``, answered by plain string search: Python's
-    backtracking takes quadratic time on them (a string of 50,000 ``[x=`` took seconds).
-    """
-    lowered = text.strip().lower()
-    start = lowered.find('[x=')
-    if start >= 0 and lowered.find('=]', start + 3) >= 0:
-        return True
-    return lowered.startswith('[enc=') and lowered.endswith(']') and len(lowered) >= 6
+    InvokeCommand's ``[x= ... =]`` anywhere in it, ProtectedData's ``[ENC=...]`` as the whole (stripped) value."""
+    return is_handler(text)
 
 
+def holds_handler(value: Any) -> bool:
+    return find(value, is_handler) is not None
+
+
+def datum_levels(path: str, levels: Sequence[str], throw: bool) -> List[str]:
+    """ResolutionPrecedence as levels: ``$($Node.X)`` read as ``%{X}``; a handler entry kept for ``expand_level``,
+    refused here when it cannot be evaluated (or, DatumHandlersThrowOnError false, a warning: it finds nothing)."""
+    result = []
+    for level in levels:
+        problem = _unsupported(level) if is_handler(level) else None
+        if problem is not None:
+            message = '%s: %s' % (key_position(path, ['ResolutionPrecedence']), problem)
+            if throw:
+                raise DatumHandlerError(message) from problem
+            Display().warning('strata.hier: %s; the level finds nothing (DatumHandlersThrowOnError: false)' % message)
+        result.append(level if is_handler(level) else from_datum(level))
+    return result
+
+
+def _unsupported(text: str) -> Optional[ExpressionError]:
+    """Why a handler cannot be evaluated, or None."""
+    if is_protected(text):
+        return ExpressionError(PROTECTED_DATA)
+    try:
+        parse(text)
+    except ExpressionError as exc:
+        return exc
+    return None
+
+
+class NodeContext:
+    """The handler context of one node of a Datum store: its ``$Node``, the store for ``$Datum``, the settings."""
+
+    def __init__(self, config: Any, store: Any, variables: Mapping) -> None:
+        self.store = store
+        self.config = config
+        self.throw = config.handlers_throw
+        self.variables = variables
+        self.node_file, self.node_data = _locate_node(config.nodes, store, variables)
+        self._active: List[str] = []
+        self._node_values: Dict[str, Any] = {}
+        self._budget = 0
+        self._depth = 0
+
+    # -- what the hierarchy asks
+    def level_variable(self, read: Callable[[Mapping, str], Any]) -> Callable[[Mapping, str], Any]:
+        """``read`` for a level's ``$($Node.X)``: the variable, a handler in it resolved; a variable the host does
+        not have is the node file's (``Name``: its base name)."""
+        def fetch(variables: Mapping, name: str) -> Any:
+            try:
+                value = read(variables, name)
+            except KeyError:
+                value = self._node_property(name)
+                if value is None:
+                    raise
+                return value
+            return self._node_scalar(name, value) if is_handler(value) else value
+        return fetch
+
+    def expand_level(self, template: str) -> Expansion:
+        """A ResolutionPrecedence entry that is a handler, evaluated for this node (Datum drops an empty one)."""
+        shown = ['ResolutionPrecedence']
+        if _unsupported(template):       # warned when the configuration was read: Datum would find nothing there
+            return Expansion(template, None, 'the handler is not evaluated (see the warning)')
+        value = self._text(template, None, self.config.path, shown)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return Expansion(template, None, 'the handler gives no path for this node')
+        if not isinstance(value, (str, int, float)):
+            raise DatumHandlerError('%s: the ResolutionPrecedence handler %r gives a %s, not a path'
+                                    % (key_position(self.config.path, shown), template, type(value).__name__))
+        return Expansion(template, split_level(str(value).strip(), template))
+
+    def resolve(self, value: Any, file: Optional[str], keys: Sequence[str]) -> Any:
+        """A level's value with its handlers resolved (a copy where there is one; the input is never changed).
+
+        ``file`` holds the value (a folder for a folder read as a map: ``$File`` is then unknown), ``keys`` are
+        the keys leading to it inside the file.
+        """
+        done: Dict[int, Any] = {}
+        active: set = set()
+
+        def walk(item: Any, path: Tuple[Any, ...]) -> Any:
+            pairs = children(item)
+            if pairs is None:
+                return self._text(item, file, file, list(keys) + list(path)) if is_handler(item) else item
+            if id(item) in done:
+                return done[id(item)]
+            if id(item) in active or len(path) >= MAX_DEPTH:
+                raise depth_error(path, id(item) in active)
+            active.add(id(item))
+            if isinstance(item, Mapping):
+                built: Any = {key: walk(child, path + (key,)) for key, child in pairs}
+            else:
+                built = [walk(child, path + (index,)) for index, child in pairs]
+            active.discard(id(item))
+            done[id(item)] = built
+            return built
+
+        return walk(value, ()) if holds_handler(value) else value
+
+    def node_name(self) -> Any:
+        if self.node_file:
+            return os.path.splitext(os.path.basename(self.node_file))[0]
+        return self.variables.get('inventory_hostname')
+
+    # -- evaluation
+    def _text(self, text: str, file: Optional[str], shown_file: Optional[str], keys: Sequence[Any]) -> Any:
+        """A handler string's value, or (not evaluated, DatumHandlersThrowOnError false) the text itself."""
+        try:
+            if is_protected(text):
+                raise ExpressionError(PROTECTED_DATA)
+            return self._evaluate(text, file)
+        except (ExpressionError, MergeError) as exc:
+            place = _place(shown_file, tuple(str(key) for key in keys))
+            if self.throw:
+                raise DatumHandlerError('%s: %s' % (place, exc)) from exc
+            Display().warning('strata.hier: %s: %s; the value is kept as written (DatumHandlersThrowOnError: false)'
+                              % (place, exc))
+            return text
+
+    def _evaluate(self, text: str, file: Optional[str]) -> Any:
+        handler = parse(text)
+        if handler.outside.strip():
+            Display().warning('strata.hier: in %s, the text around [x= ... =] in %r is dropped, as Datum drops it'
+                              % (file or self.config.path, text))
+        if self._depth >= MAX_NESTED:
+            raise ExpressionError('handlers nest more than %d deep' % MAX_NESTED)
+        self._depth += 1
+        try:
+            result = evaluate(handler, lambda reference: self._value_of(reference, file))
+            if is_handler(result):     # Datum.InvokeCommand resolves what a handler gives again
+                result = self._evaluate(result, file) if not is_protected(result) else self._refused(result)
+        finally:
+            self._depth -= 1
+        self._charge(result)
+        return result
+
+    def _refused(self, text: str) -> Any:
+        raise ExpressionError(PROTECTED_DATA)
+
+    def _value_of(self, reference: Any, file: Optional[str]) -> Any:
+        if isinstance(reference, SourceFile) or reference.root == 'file':
+            return self._file_property(reference, file)
+        if reference.root == 'node':
+            return _walk(self._node_property(reference.parts[0]), reference.parts[1:])
+        return self._datum(reference)
+
+    def _file_property(self, reference: Any, file: Optional[str]) -> str:
+        if file is None or not os.path.isfile(file):
+            raise ExpressionError('%s has no file here (the value does not come from one data file)'
+                                  % ('Get-DatumSourceFile -Path $File' if isinstance(reference, SourceFile)
+                                     else reference))
+        if isinstance(reference, SourceFile):
+            return source_file(os.path.relpath(file, self.store.root))
+        parts = tuple(part.lower() for part in reference.parts)
+        if parts == ('name',):
+            return os.path.basename(file)
+        if parts == ('basename',):
+            return os.path.splitext(os.path.basename(file))[0]
+        return os.path.basename(os.path.dirname(file))      # Directory.BaseName / Directory.Name
+
+    def _node_property(self, name: str) -> Any:
+        key = name.casefold()
+        if key not in self._node_values:
+            data = self.node_data if self.node_data is not None else self.variables
+            actual = next((candidate for candidate in data if isinstance(candidate, str)
+                           and candidate.casefold() == key), None)
+            value = data[actual] if actual is not None else (self.node_name() if key == 'name' else None)
+            self._node_values[key] = self._node_scalar(actual or name, value) if is_handler(value) else value
+        return self._node_values[key]
+
+    def _node_scalar(self, name: str, value: str) -> Any:
+        """A node property that is a handler, resolved in the node file (a cycle through it is reported)."""
+        self._enter('$Node.%s' % name)
+        try:
+            return self._text(value, self.node_file, self.node_file, [name])
+        finally:
+            self._active.pop()
+
+    def _datum(self, reference: Reference) -> Any:
+        self._enter(str(reference))
+        try:
+            found = self.store.get(reference.parts)
+            if found.value is None or not found.file:
+                return None
+            inside = _keys_inside(found.file, reference.parts)
+            return self.resolve(found.value, found.file if os.path.isfile(found.file) else None, inside)
+        finally:
+            self._active.pop()
+
+    def _enter(self, label: str) -> None:
+        if label in self._active:
+            chain = self._active[self._active.index(label):] + [label]
+            raise ExpressionError('cycle: %s' % ' -> '.join(chain))
+        self._active.append(label)
+
+    def _charge(self, result: Any) -> None:
+        """References may repeat big values: all of one node's resolutions together stay under EXPANDED_LIMIT."""
+        if children(result) is not None:
+            self._budget += expanded_size(result)
+            if self._budget > EXPANDED_LIMIT:
+                raise ExpressionError('handler results expand to more than %d values' % EXPANDED_LIMIT)
+
+
+_PLACES: Dict[Tuple[str, Tuple[str, ...], int, int], str] = {}
+_PLACES_KEPT = 10000
+
+
+def _place(file: Optional[str], keys: Tuple[str, ...]) -> str:
+    """``file:line: key 'a/b'`` of a message; remembered while the file is unchanged, since every node of an
+    inventory repeats the warnings of shared files (finding a line parses the file again)."""
+    if not file:
+        return '(no file): key %r' % join_path(keys)
+    try:
+        stat = os.stat(file)
+    except OSError:
+        return '%s: key %r' % (file, join_path(keys))
+    cache_key = (file, keys, stat.st_mtime_ns, stat.st_size)
+    place = _PLACES.get(cache_key)
+    if place is None:
+        if len(_PLACES) >= _PLACES_KEPT:
+            _PLACES.clear()
+        place = _PLACES[cache_key] = '%s: key %r' % (key_position(file, keys), join_path(keys))
+    return place
+
+
+def _walk(value: Any, parts: Sequence[str]) -> Any:
+    """``.A.B`` after a reference: map keys in any case; a missing one is null, as in PowerShell."""
+    for part in parts:
+        if not isinstance(value, Mapping):
+            return None
+        actual = next((key for key in value if isinstance(key, str) and key.casefold() == part.casefold()), None)
+        if actual is None:
+            return None
+        value = value[actual]
+    return value
+
+
+def _keys_inside(file: str, parts: Sequence[str]) -> List[str]:
+    """The keys of a store path that lie inside the file holding its value."""
+    stem = os.path.splitext(os.path.basename(file))[0].casefold()
+    for position in range(len(parts) - 1, -1, -1):
+        if parts[position].casefold() == stem:
+            return list(parts[position + 1:])
+    return []
+
+
+def _locate_node(pattern: Optional[str], store: Any, variables: Mapping) -> Tuple[Optional[str], Optional[Mapping]]:
+    """The node file of these variables (matched by inventory_hostname, NodeName or Name against the file names
+    under the configuration's ``nodes`` glob, in any case) and its data; (None, None) when there is none."""
+    names = [variables.get(key) for key in ('inventory_hostname', 'NodeName', 'Name')]
+    names = [name for name in names if isinstance(name, str) and name and not is_handler(name)]
+    if not pattern or not names:
+        return None, None
+    base, segments = store.locate(split_level(pattern))
+    for path in _node_files(base, segments, names):
+        stem = os.path.splitext(os.path.basename(path))[0].casefold()
+        if stem in {name.casefold() for name in names}:
+            data = store.load(store.inside(path, os.path.relpath(path, store.root)))
+            return path, data if isinstance(data, Mapping) else {}
+    return None, None
+
+
+def _node_files(base: str, segments: Sequence[str], names: Sequence[str]) -> List[str]:
+    """Files of the nodes glob named as the node (tried first as written), else all of them."""
+    found = []
+    for name in names:
+        for extension in DATA_EXTENSIONS:
+            found.extend(glob.glob(os.path.join(base, *segments[:-1], glob.escape(name) + extension)))
+    if found:
+        return sorted(found)
+    return sorted(path for extension in DATA_EXTENSIONS for path in glob.glob(os.path.join(base, *segments) + extension))
+
+
+# -- outside a Datum store: handlers refused
 class HandlerCheck:
     """Finds Datum handlers in looked-up values; remembers, per parse of a file, whether it holds any."""
 
@@ -71,11 +378,11 @@ class HandlerCheck:
                 keys, text = located
                 return ('%s: key %r holds the Datum handler %r, which strata.hier does not run; '
                         'replace it with plain data (or an Ansible vault value for [ENC=...])'
-                        % (key_position(file, self._keys_in_file(file, path, segments) + list(keys)),
+                        % (key_position(file, self.keys_in_file(file, path, segments) + list(keys)),
                            join_path(segments + keys), _shorten(text)))
         return None
 
-    def _keys_in_file(self, file: str, path: str, segments: Tuple[str, ...]) -> List[str]:
+    def keys_in_file(self, file: str, path: str, segments: Tuple[str, ...]) -> List[str]:
         """The keys of a level's path and of the looked-up key that lie inside the level's file."""
         file_stem = os.path.splitext(os.path.basename(file))[0]
         full = split_path(path) + segments
@@ -87,7 +394,7 @@ class HandlerCheck:
 
 def _handler_in(value: Any) -> Optional[Tuple[Tuple[str, ...], str]]:
     """The key path and text of a Datum handler held in the value (each shared container looked at once)."""
-    return find(value, lambda item: isinstance(item, str) and is_datum_handler(item))
+    return find(value, is_handler)
 
 
 def _may_hold_handler(value: Any) -> bool:

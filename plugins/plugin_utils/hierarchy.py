@@ -18,12 +18,15 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ansible.errors import AnsibleError
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion, expand
+from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion
+from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import expand_level
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig
-from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import HandlerCheck
+from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import (
+    DatumHandlerError, HandlerCheck, NodeContext, is_handler,
+)
 from ansible_collections.strata.hier.plugins.plugin_utils.nodes import node_files
 from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found
 
@@ -68,7 +71,8 @@ class Hierarchy:
 
     def __init__(self, config: HierarchyConfig, loader: Any) -> None:
         self.config = config
-        self._store = DataStore(config.datadir, loader, config.case_insensitive_keys, config.mounts)
+        self._store = DataStore(config.datadir, loader, config.case_insensitive_keys, config.mounts,
+                                list_members=config.dialect == 'datum')
         self._handlers = HandlerCheck(self._store, config.case_insensitive_keys)
         self._relatives: Dict[str, str] = {}       # file -> its path relative to datadir
         self._shown_paths: Dict[Tuple[str, ...], str] = {}   # a level's path -> as text
@@ -99,14 +103,23 @@ class Hierarchy:
 
     def expand_levels(self, variables: Mapping, fetch: Optional[Callable] = None) -> List[Expansion]:
         read = _without_vault_values(fetch)
-        expansions = []
+        expansions: List[Expansion] = []
+        datum = None
+        if self.config.dialect == 'datum':      # Datum's handlers: datum_handlers.py
+            expansions = datum = DatumExpansions(NodeContext(self.config, self._store, variables))
+            read = _without_vault_values(datum.context.level_variable(_plain_read(fetch)))
         for level in self.config.levels:
             try:
-                expansions.append(expand(level, variables, read, self.config.case_insensitive_keys))
+                if datum is not None and is_handler(level):
+                    expansions.append(datum.context.expand_level(level))
+                    continue
+                expansions.extend(expand_level(level, variables, read, self.config.case_insensitive_keys))
             except MergeError as exc:
                 raise HierarchyError('%s: %s' % (self.config.path, exc)) from exc
             except _VaultInLevel as exc:
                 raise HierarchyError('%s: level %r: %s' % (self.config.path, level, exc)) from exc
+            except DatumHandlerError as exc:
+                raise HierarchyError('level %r: %s' % (level, exc)) from exc
         return expansions
 
     def lookup(self, key: str, variables: Mapping, fetch: Optional[Callable] = None, merge: Any = None,
@@ -149,7 +162,7 @@ class Hierarchy:
             result = merge_layers(read.values, rules, segments)
         except MergeError as exc:
             raise HierarchyError('lookup of %r: %s' % (key, exc)) from exc
-        if result.found and self._handlers.may_hold(read.files):
+        if result.found and self.config.dialect != 'datum' and self._handlers.may_hold(read.files):
             problem = self._handlers.problem(result.value, read.values,
                                              [(file, report['path']) for file, report in zip(read.files, read.reports)],
                                              segments)
@@ -188,16 +201,28 @@ class Hierarchy:
         for expansion in expansions:
             report = {'level': expansion.level, 'path': None, 'file': None, 'found': False, 'skipped': False,
                       'reason': ''}
-            found = NOT_FOUND
+            found, value = NOT_FOUND, None
             if expansion.path is None or knocked_by:
                 report.update(skipped=True, reason=expansion.reason or 'knocked out at %s' % knocked_by)
             else:
                 found = self._read_level(expansion.path, segments, prefix, report)
                 knocked_by = report['file'] if found.knocked_out else None
+                value = self._level_value(expansions, found, report, segments) if report['found'] else None
             read.reports.append(report)
-            read.values.append(found.value if report['found'] else None)
+            read.values.append(value)
             read.files.append(found.file if report['found'] else None)
         return read
+
+    def _level_value(self, expansions: Sequence[Expansion], found: Found, report: Dict[str, Any],
+                     segments: Tuple[str, ...]) -> Any:
+        """A found level value; in a Datum store, with its handlers evaluated in its file (datum_handlers.py)."""
+        if not isinstance(expansions, DatumExpansions) or not self._handlers.may_hold([found.file]):
+            return found.value
+        try:
+            return expansions.context.resolve(found.value, found.file,
+                                              self._handlers.keys_in_file(found.file, report['path'], segments))
+        except (DatumHandlerError, MergeError) as exc:
+            raise HierarchyError('lookup of %r: %s' % (join_path(segments), exc)) from exc
 
     def _read_level(self, path: Tuple[str, ...], segments: Tuple[str, ...], prefix: Optional[str],
                     report: Dict[str, Any]) -> Found:
@@ -233,6 +258,18 @@ class _LevelReads:
     values: list
     reports: List[Dict[str, Any]]
     files: List[Optional[str]]      # the file (or folder) of each value found
+
+
+class DatumExpansions(list):
+    """A Datum store's levels expanded for one node, with the node's handler context."""
+
+    def __init__(self, context: NodeContext) -> None:
+        super().__init__()
+        self.context = context
+
+
+def _plain_read(fetch: Optional[Callable]) -> Callable:
+    return fetch or (lambda variables, name: variables[name])
 
 
 class _VaultInLevel(HierarchyError):

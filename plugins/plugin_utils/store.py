@@ -26,6 +26,7 @@ from ansible.parsing.vault import is_encrypted_file
 import yaml
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, LOADER_NO_CACHE
+from ansible_collections.strata.hier.plugins.plugin_utils.parse import NEEDS_DATALOADER, parse
 
 DATA_EXTENSIONS = ('.yml', '.yaml', '.json')
 
@@ -56,8 +57,10 @@ class DataStore:
     """Read-only view of a data folder as nested maps."""
 
     def __init__(self, datadir: str, loader: Any, case_insensitive: bool = False,
-                 mounts: Optional[Mapping[str, str]] = None) -> None:
+                 mounts: Optional[Mapping[str, str]] = None, list_members: bool = False) -> None:
         self.root = os.path.realpath(datadir)
+        self.list_members = list_members
+        """A key after a list collects the key from the list's items (PowerShell's member enumeration, in Datum)."""
         if not os.path.isdir(self.root):
             raise StoreError('the data folder %s does not exist' % datadir)
         self.loader = loader
@@ -65,6 +68,8 @@ class DataStore:
         self._listings: Dict[str, Tuple[int, Dict[str, Tuple[str, str]]]] = {}
         self._checked: Dict[str, str] = {}    # path -> its real path, known to be inside
         self._fresh: set = set()                # paths whose mtime was checked in this pass
+        self._named: Dict[Tuple[str, str], Tuple[int, Optional[Tuple[str, str]]]] = {}  # by stat, with folder mtime
+        self._mtimes: Dict[str, int] = {}       # folders read by stat: their mtime
         self._spots: Dict[Tuple[str, ...], Any] = {}   # a level's path -> where its walk stands, in this pass
         self.mounts = {self._fold(name): self.inside(os.path.join(self.root, path), name)
                        for name, path in (mounts or {}).items()}
@@ -134,7 +139,7 @@ class DataStore:
 
     def _walk_folder(self, folder: str, rest: Sequence[str], shown: Sequence[str]) -> Any:
         for index, segment in enumerate(rest):
-            entry = self._listing(folder).get(self._fold(segment))
+            entry = self._entry(folder, segment)
             if entry is None:
                 return _NO_ENTRY
             kind, path = entry
@@ -147,6 +152,11 @@ class DataStore:
     def _in_file(self, path: str, keys: Sequence[str], knockout_prefix: Optional[str]) -> Found:
         value = self.load(path)
         for position, key in enumerate(keys):
+            if isinstance(value, list) and self.list_members:
+                value = self._members(value, key)
+                if value is None:
+                    return NOT_FOUND
+                continue
             if not isinstance(value, Mapping):
                 return NOT_FOUND
             if knockout_prefix and position == len(keys) - 1 and self._key(value, knockout_prefix + key) is not None:
@@ -156,6 +166,19 @@ class DataStore:
                 return NOT_FOUND
             value = value[actual]
         return Found(value, path)
+
+    def _members(self, items: list, key: str) -> Any:
+        """``$list.Key`` as PowerShell gives it: each map item's value, lists flattened one level; one value is
+        itself, none is None (not found)."""
+        found: list = []
+        for item in items:
+            actual = self._key(item, key) if isinstance(item, Mapping) else None
+            if actual is not None and item[actual] is not None:
+                member = item[actual]
+                found.extend(member) if isinstance(member, list) else found.append(member)
+        if not found:
+            return None
+        return found[0] if len(found) == 1 else found
 
     def _key(self, mapping: Mapping, key: str) -> Any:
         if key in mapping:
@@ -179,6 +202,33 @@ class DataStore:
             result[os.path.splitext(os.path.basename(real))[0] if kind == 'file' else os.path.basename(real)] = \
                 self.load(real) if kind == 'file' else self.folder_as_map(real, within)
         return result
+
+    # -- one named entry by stat: a lookup touches only the files its levels name, whatever the folder holds
+    def _entry(self, folder: str, name: str) -> Optional[Tuple[str, str]]:
+        """A folder's entry for a key: from its listing once read (or to fold case), else by stat of its names."""
+        if self.case_insensitive or folder in self._listings or not _plain_name(name):
+            return self._listing(folder).get(self._fold(name))
+        mtime = self._folder_mtime(folder)
+        cached = self._named.get((folder, name))
+        if cached and cached[0] == mtime:
+            return cached[1]
+        if len(self._named) > _NAMED_ENTRIES_KEPT:
+            self._named.clear()
+        entry = named_entry(folder, name)
+        self._named[(folder, name)] = (mtime, entry)
+        return entry
+
+    def _folder_mtime(self, folder: str) -> int:
+        """A folder's mtime, read once per pass; a change forgets the real paths known inside (links may differ)."""
+        known = self._mtimes.get(folder)
+        if known is not None and folder in self._fresh:
+            return known
+        mtime = os.stat(folder).st_mtime_ns
+        self._fresh.add(folder)
+        if known is not None and known != mtime:
+            self._checked.clear()
+        self._mtimes[folder] = mtime
+        return mtime
 
     def _listing(self, folder: str) -> Dict[str, Tuple[str, str]]:
         """Entries of a folder by (folded) name, re-read when the folder changes."""
@@ -263,6 +313,9 @@ _NESTING_MARKS = (b'[', b'{', b'- ', b'? ')
 def load_untrusted(loader: Any, path: str, error: type) -> Any:
     """A data or configuration file through DataLoader; ``error`` naming the file (and line) when it cannot be."""
     refuse_deep_nesting(path, error)
+    data = parse(path, loader)     # the same values, faster; DataLoader where the file needs it
+    if data is not NEEDS_DATALOADER:
+        return data
     try:
         return loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
     except Exception as exc:  # pylint: disable=broad-except  # any failure to read an untrusted file names it
@@ -336,6 +389,30 @@ def _max_int_digits() -> int:
 def _whole_file_vaulted(path: str) -> bool:
     with open(path, 'rb') as stream:
         return is_encrypted_file(stream)
+
+
+_NAMED_ENTRIES_KEPT = 100000
+_STAT_EXTENSIONS = DATA_EXTENSIONS + tuple(extension.upper() for extension in DATA_EXTENSIONS)
+
+
+def named_entry(folder: str, name: str) -> Optional[Tuple[str, str]]:
+    """What a folder's listing holds for the key ``name``, found by stat of the names it may have: a data file
+    (``.yml``, ``.yaml``, ``.json``, lower or upper case), else a folder; two files of one key are an error."""
+    files = sorted(name + extension for extension in _STAT_EXTENSIONS
+                   if entry_kind(name + extension, os.path.join(folder, name + extension)) == 'file')
+    if len(files) > 1:
+        raise StoreError('%s and %s both define the key %r; keep one of them'
+                         % (os.path.join(folder, files[0]), os.path.join(folder, files[1]), name))
+    if files:
+        return ('file', os.path.join(folder, files[0]))
+    path = os.path.join(folder, name)
+    return ('dir', path) if entry_kind(name, path) == 'dir' else None
+
+
+def _plain_name(name: Any) -> bool:
+    """A name that can only mean one entry of the folder (no separator, not hidden, not empty)."""
+    return isinstance(name, str) and bool(name) and not name.startswith('.') and '/' not in name \
+        and os.sep not in name and '\0' not in name
 
 
 def entry_kind(name: str, path: str) -> Optional[str]:

@@ -18,6 +18,7 @@ items first (``array_order: general_first``; a matched item stays where its most
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -28,7 +29,7 @@ from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
     DEFAULT_TUPLE_KEYS, GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger,
     canonical_name, fold_text, general_first,
 )
-from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import SUM
+from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import PLAIN_SCALARS, SUM
 
 UNIQUE_KEY_VAL_TUPLES = 'UniqueKeyValTuples'
 DEEP_TUPLE = 'DeepTuple'
@@ -80,11 +81,13 @@ class HashArrayMerger(Merger):
         groups: Dict[Any, List[Any]] = {}
         ordered: List[List[Any]] = []
         starts: List[int] = []
+        view_of = knockouts.view if knockouts.folds else None    # None: an item is its own view
         for items in lists:
             starts.append(len(ordered))
+            knocked_out = knockouts.knocked_out if knockouts.any_knocked() else None    # changes only between layers
             for item in items:
-                view = knockouts.view(item)
-                if knockouts.is_marker(view) or knockouts.knocked_out(view):
+                view = item if view_of is None else view_of(item)
+                if knockouts.is_marker(view) or (knocked_out is not None and knocked_out(view)):
                     continue
                 identity = identify(item, view)
                 if identity is None:
@@ -107,6 +110,8 @@ class HashArrayMerger(Merger):
         if self.match == BY_SCALAR_VALUES:
             fold = fold_text if self.case_insensitive else _same
             return lambda item, view: scalar_identity(item, freeze, fold)
+        if len(keys) == 1 and not self.case_insensitive:     # else tuple values fold: freeze them all
+            return functools.partial(_one_key_tuple, keys[0], freeze)
         return lambda item, view: item_tuple(view, keys, freeze)
 
 
@@ -118,13 +123,21 @@ def _same(value: Any) -> Any:
     return value
 
 
+def _one_key_tuple(key: str, freeze: Callable[[Any], Any], item: Any, view: Any) -> Optional[Tuple[Any, ...]]:
+    """item_tuple(view, (key,), freeze), the hot path: text and numbers are their own frozen form."""
+    if key not in view:
+        return None
+    value = view[key]
+    return (value,) if type(value) in PLAIN_SCALARS else (freeze(value),)
+
+
 def item_tuple(item: Any, keys: Sequence[str], freeze: Callable[[Any], Any]) -> Optional[Tuple[Any, ...]]:
     """The hashable identity of an item, or None when it holds none of the tuple keys.
 
     A key the item lacks counts as a value of its own, so (Name=x) and
     (Name=x, Version=null) are different tuples, as they read.
     """
-    values = tuple(freeze(item[key]) if key in item else _MISSING for key in keys)
+    values = tuple([freeze(item[key]) if key in item else _MISSING for key in keys])
     return None if all(value is _MISSING for value in values) else values
 
 

@@ -36,6 +36,7 @@ NULL_DELETES = 'delete'         # a null removes the key from less specific maps
 NULL_MODES = (NULL_MISSING, NULL_VALUE, NULL_DELETES)
 
 _ABSENT = object()
+_PLAIN_MAPS = frozenset((dict,))
 
 
 @dataclass(frozen=True)
@@ -54,11 +55,14 @@ class MapMerger(Merger):
     case_insensitive: bool = False
     """Keys compare case-insensitively."""
     recurses: bool = field(init=False, repr=False, compare=False)
+    plain_keys: bool = field(init=False, repr=False, compare=False)
+    """Keys as written and nulls as not found: one map merges as a copy."""
 
     def _settle(self) -> None:
         self._set('nulls', canonical_name(self.nulls, NULL_MODES, 'merge option null_values value'))
         self._set('key_order', canonical_name(self.key_order, ORDERS, 'merge option key_order value'))
         self._set('recurses', self.mode == DEEP)
+        self._set('plain_keys', not self.case_insensitive and self.nulls == NULL_MISSING)
 
     def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int,
               layers: Optional[List[int]] = None, documents: bool = False) -> dict:
@@ -67,10 +71,14 @@ class MapMerger(Merger):
         if depth > MAX_DEPTH:
             raise too_deep(path)
         maps = values[self.takes]
+        trivial = strategy.scalars.trivial and not run.rules.scalar_rules
+        if len(maps) == 1 and layers is None and not documents and trivial and self.plain_keys \
+                and not may_hold_markers(maps[0], self.knockout_prefix):
+            return self._copy(run, path, maps[0], strategy, depth)
         if layers is not None:
             layers = layers[self.takes]
         entries, spelled, supplied = self.collect(maps, layers is not None)
-        trivial = strategy.scalars.trivial and not run.rules.scalar_rules
+        nested = self.recurses and not documents and not run.rules.has_rules     # maps in maps merge like this one
         result = {}
         for folded, found in entries.items():
             key = folded if spelled is None else spelled[folded]
@@ -80,6 +88,9 @@ class MapMerger(Merger):
             if trivial and SCALAR_TYPES.issuperset(map(type, found)):     # the hot path: scalars
                 result[key] = found[0]
                 child = strategy
+            elif nested and _PLAIN_MAPS.issuperset(map(type, found)):       # the hot path: maps
+                result[key] = strategy.maps.merge(run, path + (key,), found, strategy, depth + 1)
+                child = strategy
             else:
                 result[key], child, found = self._merge_key(run, path + (key,), found, strategy, depth, documents)
             if supplied is not None:
@@ -87,6 +98,18 @@ class MapMerger(Merger):
         run.budget.spend(len(result), path)
         if self.key_order == GENERAL_FIRST and len(maps) > 1:
             return self._keys_general_first(result, maps, spelled)
+        return result
+
+    def _copy(self, run: Any, path: Tuple[Any, ...], mapping: Mapping, strategy: Any, depth: int) -> dict:
+        """merge of one map, the hot path of hash-array items and single layers: scalars (nulls too) as they are,
+        containers merged alone (copied)."""
+        result = {}
+        for key, value in mapping.items():
+            if type(value) in SCALAR_TYPES:
+                result[key] = value
+            else:
+                result[key] = self._merge_key(run, path + (key,), [value], strategy, depth, False)[0]
+        run.budget.spend(len(result), path)
         return result
 
     def _merge_key(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int,
@@ -133,7 +156,7 @@ class MapMerger(Merger):
         Also returns the key as most specifically written (case-insensitive keys only) and, when
         ``track``, the indexes of the maps that supplied each key.
         """
-        if not (track or self.case_insensitive) and self.nulls == NULL_MISSING:
+        if not track and self.plain_keys:
             entries = collect_simple(maps)
             if not may_hold_markers(entries, self.knockout_prefix):
                 return entries, None, None

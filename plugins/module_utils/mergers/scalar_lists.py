@@ -22,6 +22,7 @@ from typing import Any, List, Optional, Tuple
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.knockout import ItemKnockouts, is_marker, knockout_text, unmark
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
+from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import may_hold_markers
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
     DEFAULT_TUPLE_KEYS, GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger,
     canonical_name, general_first,
@@ -29,6 +30,8 @@ from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
 
 UNIQUE = 'Unique'
 SUM = 'Sum'
+PLAIN_SCALARS = frozenset((str, int, float))
+"""Items of these exact types are compared as they are (``freeze`` gives the value itself; booleans differ)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,8 @@ class ScalarListMerger(Merger):
         starts: List[int] = []
         for items in values[self.takes]:
             starts.append(len(result))
+            if picker.takes_plain_layer(items, result):
+                continue
             for item in items:
                 if picker.keeps(item):
                     if family_of(item) is not SCALAR:     # a list mixing scalars and containers
@@ -80,6 +85,23 @@ class _Picker:
         self.knocked: set = set()
         self.layer: List[Any] = []
         self.maps: Optional[ItemKnockouts] = None
+
+    def takes_plain_layer(self, items: List[Any], result: List[Any]) -> bool:
+        """The hot path: a layer of builtin text and numbers, no knockout among them or pending, each kept
+        unless Unique saw it (such items are their own identity and knockout text). False: not such a layer."""
+        if self.knocked or not PLAIN_SCALARS.issuperset(map(type, items)):
+            return False
+        if may_hold_markers(items, self.prefix):
+            return False
+        seen = self.seen
+        if seen is None:
+            result.extend(items)
+            return True
+        for item in items:
+            if item not in seen:
+                seen.add(item)
+                result.append(item)
+        return True
 
     def keeps(self, item: Any) -> bool:
         if is_marker(item, self.prefix):

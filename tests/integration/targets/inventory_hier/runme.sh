@@ -25,6 +25,13 @@ ansible-inventory -i "$work/a.hier.yml" "${vault[@]}" --list > "$work/a.json"
 ansible-inventory -i "$work/b.hier.yml" "${vault[@]}" --list > "$work/b.json"
 python -c 'import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); assert a == b and len(a["_meta"]["hostvars"]) == 4, "differ"' "$work/a.json" "$work/b.json"
 
+# the DscWorkshop-shaped Datum store: handler expressions evaluated, what needs PowerShell a warning (Datum.yml says
+# DatumHandlersThrowOnError: false)
+ansible-inventory -i "$examples/dscworkshop.hier.yml" --host FS02 > "$work/fs02.json" 2> "$work/fs02.err"
+python -c 'import json, sys; v = json.load(open(sys.argv[1])); assert v["Description"] == "FileServer in Prod", v; \
+assert v["DscTagging"]["Layers"][0] == "AllNodes\\Prod\\FS02", v; assert v["ComputerSettings"]["JoinOU"] == "CN=Computers,dc=example,dc=com", v' "$work/fs02.json"
+says "$work/fs02.err" "Domain.yml:[0-9]+: key 'DomainJoinCredentials': \[ENC=...\] .*Ansible vault"
+
 # cache: with the whole-file vaulted Locations/London.yml, nothing is cached (its data would be stored decrypted)
 cp -r "$examples" "$work/store"
 cat > "$work/cached.hier.yml" <<SOURCE

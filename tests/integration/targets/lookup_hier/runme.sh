@@ -5,10 +5,14 @@ set -eux
 # shellcheck source=../setup_strata_examples/examples.sh
 source ../setup_strata_examples/examples.sh
 examples=$(strata_examples)
-inventory=(-i "$examples/inventory.yml" -i inventory.yml)
 vault=(--vault-password-file "$examples/vault-password.txt")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# the example inventory away from the example hier.yml, which the lookup would otherwise find beside it without
+# config= (docs/hierarchy.md, "Finding the configuration"): these runs test the setting
+mkdir "$work/hosts"
+cp "$examples/inventory.yml" "$work/hosts/inventory.yml"
+inventory=(-i "$work/hosts/inventory.yml" -i inventory.yml)
 
 ansible-playbook "${inventory[@]}" "${vault[@]}" lookups.yml -e "examples=$examples" "$@"
 
@@ -24,7 +28,7 @@ project=$work/project
 mkdir -p "$project/playbooks"
 cp -r "$examples" "$project/store"
 cp config-sources.yml config-relative.yml "$project/playbooks/"
-abs_inventory=(-i "$examples/inventory.yml" -i "$PWD/inventory.yml")
+abs_inventory=(-i "$work/hosts/inventory.yml" -i "$PWD/inventory.yml")
 printf '[strata_hier]\nconfig = store/hier.yml\n' > "$project/ansible.cfg"
 (cd / && ANSIBLE_CONFIG="$project/ansible.cfg" ansible-playbook "${abs_inventory[@]}" "${vault[@]}" "$project/playbooks/config-sources.yml" "$@")
 (cd "$project" && STRATA_HIER_CONFIG=store/hier.yml ansible-playbook "${abs_inventory[@]}" "${vault[@]}" playbooks/config-sources.yml "$@")
@@ -88,7 +92,12 @@ expect_failure symlink "outside the data folder" "$work/store/hier.yml" "Timezon
 
 fresh_store
 printf "Owner: '[x={ \$Node.Role } =]'\n" >> "$work/store/data/Environments/Dev.yml"
-expect_failure datum_handler "Environments/Dev.yml:[0-9]+: key 'Owner' holds the Datum handler" "$work/store/data/Datum.yml" Owner
+expect_failure datum_handler "Environments/Dev.yml:[0-9]+: key 'Owner' holds the Datum handler" "$work/store/hier.yml" Owner
+
+# a Datum.yml store evaluates the handler forms DscWorkshop uses; other PowerShell is an error naming file and line
+fresh_store
+printf "Owner: '[x={ Get-Date }=]'\n" >> "$work/store/data/Environments/Dev.yml"
+expect_failure datum_powershell "Environments/Dev.yml:[0-9]+: key 'Owner': the Datum handler .*is not evaluated.*supported forms" "$work/store/data/Datum.yml" Owner
 
 fresh_store
 sed -i 's/^  WindowsFeatures: Unique/  WindowsFeatures: {merge_hash_array: DeepTuple, merge_options: {tuple_keys: Name}}/' "$work/store/hier.yml"

@@ -19,7 +19,7 @@ from hypothesis import given, settings, strategies as st
 
 from ansible_collections.strata.hier.plugins.module_utils import identity, kinds
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.mergers import maps
+from ansible_collections.strata.hier.plugins.module_utils.mergers import hash_arrays, maps, scalar_lists
 from ansible_collections.strata.hier.plugins.module_utils.mergers.scalars import ScalarMerger
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
@@ -49,6 +49,11 @@ def general_path(rules):
         stack.enter_context(mock.patch.object(kinds, '_FAMILY_BY_TYPE', _Forgetful()))
         stack.enter_context(mock.patch.object(identity, '_IDENTITY_BY_TYPE', _Forgetful()))
         stack.enter_context(mock.patch.object(rules, 'scalar_rules', True))
+        stack.enter_context(mock.patch.object(maps, '_PLAIN_MAPS', frozenset()))
+        stack.enter_context(mock.patch.object(scalar_lists, 'PLAIN_SCALARS', frozenset()))
+        stack.enter_context(mock.patch.object(hash_arrays, 'PLAIN_SCALARS', frozenset()))
+        stack.enter_context(mock.patch.object(
+            hash_arrays, '_one_key_tuple', lambda key, freeze, item, view: hash_arrays.item_tuple(view, (key,), freeze)))
         yield
 
 
@@ -124,3 +129,21 @@ def test_general_path_is_really_taken():
         with general_path(rules):
             assert merge_layers(layers, rules).value == {'a': {'x': 1, 'y': 2}, 'b': 'text'}
         assert scalar_strategy.called
+
+
+def test_general_path_is_really_taken_by_lists_and_hash_arrays():
+    """The list and hash-array shortcuts (layers of text and numbers, one tuple key, one map copied) are switched
+    off too: items go through the picker, item maps through the key collection."""
+    unique = MergeRules('unique')
+    tuples = MergeRules({'merge_hash_array': 'DeepTuple', 'merge_options': {'tuple_keys': ['Name']}})
+    lists = [['b', 'a'], ['a', 'c']]
+    items = [[{'Name': 'x', 'o': {'a': 1}}], [{'Name': 'x', 'o': {'b': 2}}, {'Name': 'y'}]]
+    for rules, layers, expected, method in (
+            (unique, lists, ['b', 'a', 'c'], (scalar_lists._Picker, 'keeps')),
+            (tuples, items, [{'Name': 'x', 'o': {'a': 1, 'b': 2}}, {'Name': 'y'}], (maps.MapMerger, 'collect'))):
+        with mock.patch.object(*method, autospec=True, side_effect=getattr(*method)) as general:
+            assert merge_layers(layers, rules).value == expected
+            fast_calls = general.call_count
+            with general_path(rules):
+                assert merge_layers(layers, rules).value == expected
+            assert general.call_count - fast_calls > fast_calls

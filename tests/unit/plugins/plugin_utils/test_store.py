@@ -111,6 +111,48 @@ def test_a_file_that_is_not_utf8_is_named(datadir):
         DataStore(datadir, DataLoader()).get(('Roles', 'Win', 'Name'))
 
 
+def test_a_named_file_is_found_by_stat_without_listing_its_folder(tmp_path, monkeypatch):
+    """Issue 13, target 2: a lookup touches only the files its levels name, however many the folder holds."""
+    root = str(tmp_path / 'data')
+    for index in range(50):
+        write(os.path.join(root, 'nodes', 'n%02d.yml' % index), 'Node: %d\n' % index)
+    write(os.path.join(root, 'nodes', 'Big.YAML'), 'Node: big\n')
+    os.makedirs(os.path.join(root, 'nodes', 'sub'))
+    write(os.path.join(root, 'nodes', 'sub', 'x.json'), '{"Node": "x"}')
+    listed = []
+    real_listdir = os.listdir
+    monkeypatch.setattr(store_module.os, 'listdir', lambda path: listed.append(path) or real_listdir(path))
+    store = DataStore(root, DataLoader())
+    assert store.get(('nodes', 'n07', 'Node')).value == 7
+    assert store.get(('nodes', 'Big', 'Node')).value == 'big'
+    assert store.get(('nodes', 'sub', 'x', 'Node')).value == 'x'
+    assert store.get(('nodes', 'missing', 'Node')).value is None
+    assert store.get(('nodes', 'n08'), ('Node',)).value == 8
+    assert listed == []
+    # the same answers as the listing gives (case-insensitive stores list the folder to fold names)
+    listing = DataStore(root, DataLoader(), case_insensitive=True)
+    assert listing.get(('nodes', 'n07', 'Node')).value == 7 and listed
+
+
+def test_a_named_file_follows_changes_to_its_folder(tmp_path):
+    root = str(tmp_path / 'data')
+    write(os.path.join(root, 'nodes', 'a.yml'), 'Node: a\n')
+    store = DataStore(root, DataLoader())
+    assert store.get(('nodes', 'b', 'Node')).value is None
+    write(os.path.join(root, 'nodes', 'b.yml'), 'Node: b\n')
+    os.utime(os.path.join(root, 'nodes'), ns=(1, 1))    # a new mtime, whatever the clock's resolution
+    store.begin_pass()
+    assert store.get(('nodes', 'b', 'Node')).value == 'b'
+
+
+def test_two_files_of_one_named_key_are_an_error_by_stat_too(tmp_path):
+    root = str(tmp_path / 'data')
+    write(os.path.join(root, 'nodes', 'a.yml'), 'Node: 1\n')
+    write(os.path.join(root, 'nodes', 'a.json'), '{"Node": 2}')
+    with pytest.raises(StoreError, match=r'a\.json and .*a\.yml both define the key .a.'):
+        DataStore(root, DataLoader()).get(('nodes', 'a', 'Node'))
+
+
 def test_a_level_walk_is_kept_for_one_pass_and_continues_with_each_key(datadir):
     store = DataStore(datadir, DataLoader())
     assert store.get(('Roles',), ('Web', 'Settings', 'Port')).value == 80

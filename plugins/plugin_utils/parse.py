@@ -1,0 +1,256 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A fast parser for data files, giving the values Ansible's DataLoader gives.
+
+DataLoader tries JSON, then YAML through Ansible's constructor, which tags every value it builds
+(2.19+: origin tags; 2.16: position attributes) and checks every map for duplicate keys: most of
+its cost. This module reads the same text the same way (JSON first, then YAML with libyaml's
+parser where PyYAML has it) with PyYAML's safe constructor: the same values as builtin types,
+``!vault`` values as the version's vault type (compat.py). It gives up on a file whenever
+DataLoader could answer differently, and the caller then asks DataLoader (``NEEDS_DATALOADER``):
+a whole-file vaulted file, text that is not UTF-8, any YAML or JSON error (so errors stay
+DataLoader's), duplicate keys (DataLoader warns or fails, as configured), Ansible's own JSON
+markers (``__ansible_vault``...) and YAML tags other than ``!vault`` (``!unsafe``, ``!!omap``...).
+Values carry no 2.19 origin tags: error messages find file and line with source_lines.py.
+
+Parsed files are also kept, as marshal data, in the run's private temporary folder
+(ansible-core's local tmp, created by the process that forks the workers and removed by it at
+exit): a worker forked for the next host reads them instead of parsing again. An entry is
+used only when it names the same file with the same size, mtime, ctime, inode and device,
+from a folder and file owned by this user that no one else may write; vault values are kept
+as their ciphertext, and a whole-file vaulted file (plain once decrypted) is never kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import marshal
+import os
+import sys
+import tempfile
+from typing import Any, Optional, Tuple
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
+
+from ansible.parsing.vault import is_encrypted
+
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import vault_from_ciphertext
+
+try:
+    from yaml.cyaml import CParser as _Parser     # libyaml: what DataLoader uses too when PyYAML has it
+except ImportError:  # pragma: no cover  # PyYAML without libyaml
+    from yaml.composer import Composer
+    from yaml.parser import Parser
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
+
+    class _Parser(Reader, Scanner, Parser, Composer):  # type: ignore[no-redef]
+        def __init__(self, stream):
+            Reader.__init__(self, stream)
+            Scanner.__init__(self)
+            Parser.__init__(self)
+            Composer.__init__(self)
+
+NEEDS_DATALOADER = object()
+"""What ``parse`` returns for a file that only DataLoader reads as Ansible does."""
+
+COUNTS = {'parsed': 0, 'reused': 0, 'dataloader': 0}
+"""Files this process parsed, read from the run's folder, and handed to DataLoader (the benchmark reads them)."""
+
+_VAULT_MARK = '\x00strata.hier vault'
+"""First item of the tuple standing for a vault value until ``_with_vault_values``; the safe constructor builds
+no tuples (``!!omap`` and ``!!pairs`` go to DataLoader), so the mark cannot come from a file."""
+
+_CACHE_FORMAT = 1
+_CACHE_VERSION = (_CACHE_FORMAT, sys.version_info[:2], yaml.__version__)
+
+
+class _GiveUp(Exception):
+    """Something in the file that DataLoader treats its own way."""
+
+
+class _Loader(_Parser, SafeConstructor, Resolver):
+    """PyYAML's safe loader, refusing what Ansible's constructor reads differently; vault values as marks."""
+
+    def __init__(self, stream: str) -> None:
+        _Parser.__init__(self, stream)
+        SafeConstructor.__init__(self)
+        Resolver.__init__(self)
+        self.vault_values = 0
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> dict:
+        mapping = SafeConstructor.construct_mapping(self, node, deep)
+        if len(mapping) != len(node.value):   # duplicate keys (merge keys included, as Ansible counts them)
+            raise _GiveUp()
+        return mapping
+
+    def construct_vault(self, node: Any) -> tuple:
+        if not isinstance(node, yaml.ScalarNode):
+            raise _GiveUp()
+        self.vault_values += 1
+        return (_VAULT_MARK, self.construct_scalar(node))
+
+    def give_up(self, node: Any) -> None:
+        raise _GiveUp()
+
+
+_Loader.add_constructor('!vault', _Loader.construct_vault)
+for _tag in ('!unsafe', '!vault-encrypted', 'tag:yaml.org,2002:omap', 'tag:yaml.org,2002:pairs'):
+    _Loader.add_constructor(_tag, _Loader.give_up)
+
+
+def parse(path: str, loader: Any) -> Any:
+    """A data file's values as DataLoader gives them, or NEEDS_DATALOADER."""
+    if not os.path.isabs(path):
+        COUNTS['dataloader'] += 1
+        return NEEDS_DATALOADER     # DataLoader finds it relative to its base folder
+    try:
+        cache = _cache_file(path)
+        kept = _read_kept(cache, os.stat(path)) if cache else None
+        if kept is not None:
+            COUNTS['reused'] += 1
+            return _with_vault_values(kept[1], loader) if kept[0] else kept[1]
+        with open(path, 'rb') as stream:
+            status = os.fstat(stream.fileno())     # before reading: a later change shows in the ctime
+            raw = stream.read()
+    except OSError:
+        COUNTS['dataloader'] += 1
+        return NEEDS_DATALOADER
+    parsed = _parse_text(raw)
+    if parsed is None:
+        COUNTS['dataloader'] += 1
+        return NEEDS_DATALOADER
+    COUNTS['parsed'] += 1
+    data, vault_values = parsed
+    if cache:
+        _keep(cache, status, data, vault_values)
+    return _with_vault_values(data, loader) if vault_values else data
+
+
+def _parse_text(raw: bytes) -> Optional[Tuple[Any, int]]:
+    """(data with vault marks, how many vault values), or None where DataLoader must read the file."""
+    if is_encrypted(raw) or b'__ansible' in raw:
+        return None
+    try:
+        text = raw.decode('utf-8')
+    except UnicodeDecodeError:
+        return None
+    try:
+        return json.loads(text), 0          # DataLoader, too, tries JSON first
+    except Exception:  # pylint: disable=broad-except  # not JSON: YAML then
+        pass
+    loader = _Loader(text)
+    try:
+        return loader.get_single_data(), loader.vault_values
+    except Exception:  # pylint: disable=broad-except  # bad YAML, or what only DataLoader reads: its answer
+        return None
+    finally:
+        loader.dispose()
+
+
+def _with_vault_values(data: Any, loader: Any) -> Any:
+    """Vault marks replaced, in place, by vault values (data fresh from the parser or the cache)."""
+    try:
+        return _replace_vault_marks(data, loader)
+    except Exception:  # pylint: disable=broad-except  # a vault value where a set or key needs a hashable: DataLoader's
+        return NEEDS_DATALOADER
+
+
+def _replace_vault_marks(data: Any, loader: Any) -> Any:
+    seen = set()
+
+    def value(item: Any) -> Any:
+        if type(item) is tuple and len(item) == 2 and item[0] == _VAULT_MARK:  # pylint: disable=unidiomatic-typecheck
+            return vault_from_ciphertext(item[1], loader)
+        if isinstance(item, (dict, list, set)) and id(item) not in seen:
+            seen.add(id(item))
+            replace(item)
+        return item
+
+    def replace(container: Any) -> None:
+        if isinstance(container, list):
+            container[:] = [value(item) for item in container]
+        elif isinstance(container, dict):
+            pairs = [(value(key), value(item)) for key, item in container.items()]
+            container.clear()
+            container.update(pairs)
+        else:
+            items = [value(item) for item in container]
+            container.clear()
+            container.update(items)
+
+    return value(data)
+
+
+def _cache_file(path: str) -> Optional[str]:
+    folder = _cache_folder()
+    return os.path.join(folder, hashlib.sha256(os.fsencode(path)).hexdigest()) if folder else None
+
+
+_FOLDER = {}
+
+
+def _cache_folder() -> Optional[str]:
+    """This run's folder for parsed files, checked once per process; None where there is none to trust."""
+    if 'path' not in _FOLDER:
+        _FOLDER['path'] = _private_folder()
+    return _FOLDER['path']
+
+
+def _private_folder() -> Optional[str]:
+    try:
+        from ansible import constants
+        run_folder = constants.DEFAULT_LOCAL_TMP
+        folder = os.path.join(run_folder, 'strata.hier-parsed')
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass
+        for checked in (run_folder, folder):
+            status = os.lstat(checked)
+            if status.st_uid != os.geteuid() or status.st_mode & 0o077 or not os.path.isdir(checked) \
+                    or os.path.islink(checked):
+                return None
+        return folder
+    except Exception:  # pylint: disable=broad-except  # no run folder: parse in every process
+        return None
+
+
+def _identity(path_status: os.stat_result) -> tuple:
+    return (path_status.st_size, path_status.st_mtime_ns, path_status.st_ctime_ns, path_status.st_ino,
+            path_status.st_dev)
+
+
+def _read_kept(cache: str, status: os.stat_result) -> Optional[Tuple[int, Any]]:
+    """(vault values, data) kept for the file as it is now, or None."""
+    try:
+        with open(cache, 'rb') as stream:
+            own = os.fstat(stream.fileno())
+            if own.st_uid != os.geteuid() or own.st_mode & 0o077:
+                return None
+            version, identity, vault_values, data = marshal.load(stream)
+    except Exception:  # pylint: disable=broad-except  # not kept (or unreadable): parse the file
+        return None
+    if version != _CACHE_VERSION or identity != _identity(status):
+        return None
+    return vault_values, data
+
+
+def _keep(cache: str, status: os.stat_result, data: Any, vault_values: int) -> None:
+    """Write the parsed data for other workers of the run (atomically; a failure only costs a parse)."""
+    try:
+        dumped = marshal.dumps((_CACHE_VERSION, _identity(status), vault_values, data))
+    except ValueError:
+        return      # timestamps and the like: not marshal data, parsed in each process
+    try:
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(cache))
+        with os.fdopen(handle, 'wb') as stream:
+            stream.write(dumped)
+        os.replace(temporary, cache)
+    except OSError:
+        return

@@ -1,0 +1,191 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+name: hier
+short_description: Every host of any inventory gets its merged hierarchy data as host variables
+version_added: 1.0.0
+author: Strata maintainers (@strata-hier)
+description:
+  - Gives each host of any inventory source (static, cloud, CMDB, AWX) its resultant set of hierarchy data,
+    every top-level key found on any of its levels, merged by the configured C(lookup_options), exactly what the
+    P(strata.hier.hier#lookup) lookup returns for that key and host.
+  - Levels interpolate from what the inventory knows of the host, as written (never templated), that is
+    C(inventory_hostname), its inventory host variables, the inventory variables of its groups (combined in
+    Ansible's group precedence) and C(group_names), ordered most specific group first (C(ansible_group_priority),
+    depth, name) for C(mapped_paths) levels. Variables from C(group_vars/) and C(host_vars/) files, play vars and
+    facts are not seen (they are not known to the inventory).
+  - A host none of whose levels holds data gets no variables and no error. A data file that cannot be read is an
+    error naming the file and line.
+  - Vault values stay vault values. A host whose values take data from a whole-file vaulted file gets
+    C(hier_vaulted_keys), the list of those keys, as with the P(strata.hier.hier#inventory) inventory plugin.
+  - Data files are parsed once per run however many hosts read them, and each host's data is merged once per run
+    (a change to the data during a run is not seen by this plugin).
+  - Like every vars plugin in a collection it must be enabled, in C(ansible.cfg)
+    C([defaults] vars_plugins_enabled = host_group_vars,strata.hier.hier) or E(ANSIBLE_VARS_ENABLED).
+extends_documentation_fragment:
+  - ansible.builtin.vars_plugin_staging
+options:
+  stage:
+    ini:
+      - section: strata_hier
+        key: vars_stage
+    env:
+      - name: STRATA_HIER_VARS_STAGE
+  config:
+    description:
+      - The hierarchy configuration, C(hier.yml) or C(Datum.yml), the same setting the lookup reads.
+      - Used when no C(hier.yml), C(hiera.yaml) or C(Datum.yml) is found in the playbook's folder or beside an
+        inventory source (the lookup without C(config=) searches the same places).
+      - A relative path is relative to the folder of the C(ansible.cfg) that sets it, or from E(STRATA_HIER_CONFIG)
+        to the working directory. C(~) is expanded.
+    type: str
+    env:
+      - name: STRATA_HIER_CONFIG
+    ini:
+      - section: strata_hier
+        key: config
+  keys:
+    description:
+      - The top-level keys to give hosts; all of them when neither this nor O(keys_pattern) is set.
+    type: list
+    elements: str
+    ini:
+      - section: strata_hier
+        key: vars_keys
+    env:
+      - name: STRATA_HIER_VARS_KEYS
+  keys_pattern:
+    description:
+      - A regular expression; top-level keys it matches entirely are given too (with O(keys), a key matching either).
+    type: str
+    ini:
+      - section: strata_hier
+        key: vars_keys_pattern
+    env:
+      - name: STRATA_HIER_VARS_KEYS_PATTERN
+notes:
+  - A collection's vars plugin runs only when enabled in C(vars_plugins_enabled) (ansible-core 2.16 and later read
+    it the same way); C(REQUIRES_ENABLED) is not declared, ansible-core warns about it in collection plugins.
+  - Its variables sit where C(host_vars/) files do in Ansible's variable precedence; see the collection's
+    C(docs/hierarchy.md).
+seealso:
+  - plugin: strata.hier.hier
+    plugin_type: lookup
+  - plugin: strata.hier.hier
+    plugin_type: inventory
+"""
+
+EXAMPLES = r"""
+# ansible.cfg
+# [defaults]
+# vars_plugins_enabled = host_group_vars,strata.hier.hier
+#
+# [strata_hier]
+# config = hier.yml                 # or a hier.yml beside the playbook or the inventory
+# vars_keys = Packages,NetworkConfig  # optional: only these keys
+# vars_stage = task                  # optional: inventory, task or all
+
+- name: Every host has its merged data
+  hosts: all
+  tasks:
+    - name: Packages of this host
+      ansible.builtin.debug:
+        var: Packages
+"""
+
+import re
+
+from ansible import constants as C
+from ansible import context
+from ansible.errors import AnsibleError
+from ansible.inventory.group import InventoryObjectType
+from ansible.module_utils.common.text.converters import to_native
+from ansible.plugins.vars import BaseVarsPlugin
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, not_templates
+from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
+from ansible_collections.strata.hier.plugins.plugin_utils.discovery import discover_config
+from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import inventory_variables
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import merged_host_vars
+from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
+
+_CONFIGS = {}       # (playbook folder, inventory sources, setting) -> the configuration found
+_MERGED = {}        # (host, its level paths, keys wanted) -> its host variables, for the hierarchy in _MERGED_FOR
+_MERGED_FOR = []    # the hierarchy whose answers _MERGED holds (a changed configuration is a new one)
+
+
+class VarsModule(BaseVarsPlugin):
+
+    # one instance per run: Ansible asks vars plugins for every host at every task, and a stateful plugin would be
+    # made again each time, its options read again (what it keeps, it keeps at module level)
+    is_stateless = True
+
+    def get_vars(self, loader, path, entities, cache=True):
+        super(VarsModule, self).get_vars(loader, path, entities)
+        hosts = [entity for entity in (entities if isinstance(entities, list) else [entities])
+                 if getattr(entity, 'base_type', None) is InventoryObjectType.HOST]
+        if not hosts:
+            return {}
+        try:
+            hierarchy = get_hierarchy(self._config_path(loader), loader)
+            data = {}
+            for host in hosts:
+                data.update(self._host_data(hierarchy, host))
+            return data
+        except (ConfigError, HierarchyError, StoreError, MergeError) as exc:
+            raise _VarsError('strata.hier.hier vars plugin: %s' % to_native(exc)) from exc
+
+    def _config_path(self, loader):
+        setting = resolve_option_path(self, 'config', loader.get_basedir())
+        sources = tuple(context.CLIARGS.get('inventory') or C.DEFAULT_HOST_LIST or ())
+        key = (loader.get_basedir(), sources, setting)
+        if key not in _CONFIGS:
+            _CONFIGS[key] = discover_config(loader.get_basedir(), sources, setting)
+        return _CONFIGS[key]
+
+    def _host_data(self, hierarchy, host):
+        """The host's merged data (a new top-level map each call: Ansible combines it with other variables)."""
+        variables = inventory_variables(host)
+        try:
+            expansions = hierarchy.expand_levels(variables)
+        except HierarchyError as exc:
+            raise HierarchyError('host %s: %s' % (host.name, exc)) from exc
+        wanted = self._wanted()
+        if _MERGED_FOR != [hierarchy]:
+            _MERGED.clear()
+            _MERGED_FOR[:] = [hierarchy]
+        key = (host.name, tuple(expansion.path for expansion in expansions), wanted)
+        if key not in _MERGED:
+            merged = merged_host_vars(hierarchy, variables, expansions, self._display.warning,
+                                      wanted=_key_filter(*wanted))
+            _MERGED[key] = {name: not_templates(value) for name, value in merged.items()}
+        return dict(_MERGED[key])
+
+    def _wanted(self):
+        keys = self.get_option('keys')
+        return (tuple(keys) if keys else None, self.get_option('keys_pattern') or None)
+
+
+def _key_filter(keys, pattern):
+    """None (every key), or a test accepting the listed keys and those the pattern matches entirely."""
+    if keys is None and pattern is None:
+        return None
+    try:
+        compiled = re.compile(pattern) if pattern is not None else None
+    except re.error as exc:
+        raise ConfigError('keys_pattern %r is not a regular expression: %s' % (pattern, exc)) from exc
+    listed = frozenset(keys or ())
+    return lambda key: key in listed or (compiled is not None and compiled.fullmatch(key) is not None)
+
+
+class _VarsError(CompleteMessage, AnsibleError):
+    """The vars plugin's error: its message says everything."""
