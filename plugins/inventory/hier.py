@@ -13,6 +13,9 @@ author: Strata maintainers (@strata-hier)
 description:
   - Reads a hierarchy configuration (strata's C(hier.yml) or Datum's C(Datum.yml)) and makes a host of every node
     file matched by its C(nodes) glob (C(AllNodes/*/*) for a C(Datum.yml)).
+  - A Puppet C(hiera.yaml) (version 5) works too - a host per file of O(nodes), its facts from O(facts) and
+    O(facts_dir), its variables every key of its data as the P(strata.hier.hier#lookup) lookup answers it
+    (see the collection's C(docs/hiera.md)).
   - A host's variables are its resultant set of data, every top-level key found on any of its levels merged by the
     configured rules, exactly what the P(strata.hier.hier#lookup) lookup returns for that key and host.
   - Levels are interpolated with the node file's data and C(inventory_hostname).
@@ -43,10 +46,33 @@ options:
     choices: [strata.hier.hier]
   config:
     description:
-      - The hierarchy configuration, C(hier.yml) or C(Datum.yml); a relative path is relative to the folder of this
+      - The hierarchy configuration, C(hier.yml), C(Datum.yml) or a Puppet C(hiera.yaml); a relative path is relative to the folder of this
         source file, C(~) is expanded.
     required: true
     type: str
+  nodes:
+    description:
+      - For a Puppet C(hiera.yaml) as O(config) only (ignored otherwise), required there - a glob of node files
+        relative to the C(hiera.yaml)'s folder, such as V(data/nodes/*.yaml); each file's stem is a host name
+        (Puppet names them by certname, C(trusted.certname) is the host name).
+    type: str
+  facts_dir:
+    description:
+      - For a C(hiera.yaml) - a folder of facts files C(<host>.yaml), C(.yml) or C(.json) (Puppet's fact cache, whose
+        facts sit under C(values), or C(puppet facts show) output); a host's file gives its Hiera facts. Relative
+        to this source's folder.
+    type: str
+  facts:
+    description:
+      - For a C(hiera.yaml) - facts every host has (a host's facts file wins).
+    type: dict
+    default: {}
+  namespace_separator:
+    description:
+      - For a C(hiera.yaml) - what C(::) in a data key becomes in the host variable's name
+        (C(profile::ntp::servers) is C(profile__ntp__servers)); the lookup reads the key as written.
+    type: str
+    default: __
   provenance:
     description:
       - Add the host variable C(hier_sources), mapping each top-level key to the levels and files that supplied it,
@@ -110,12 +136,16 @@ from collections.abc import Mapping
 from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
+from ansible.utils.vars import isidentifier
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     LOADER_NO_CACHE, for_cache, from_cache, not_templates,
 )
-from ansible_collections.strata.hier.plugins.plugin_utils.config_path import hierarchy_config_path
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import hierarchy_config_path, resolve_option_path
+from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import (
+    fresh_hiera_source, is_hiera_config_file, node_facts, node_names, whole_node,
+)
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import merged_host_vars
@@ -136,6 +166,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
         self._refuse_unknown_options(self._read_source(path), path)
         config = hierarchy_config_path(self, os.path.dirname(os.path.abspath(path)))
+        if is_hiera_config_file(config, loader):
+            self._populate(self._hiera_hosts(config, loader, path))
+            return
         hierarchy = open_hierarchy(config, loader)
         use_cache = self.get_option('cache') and self._cache_usable
         fingerprint = hierarchy.fingerprint([config, path]) if use_cache else None
@@ -145,6 +178,38 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if use_cache and not self._holds_decrypted_data(hosts, path):
                 self._write_cache(path, {'format': CACHE_FORMAT, 'fingerprint': fingerprint, 'hosts': hosts})
         self._populate(hosts)
+
+    def _hiera_hosts(self, config, loader, path):
+        """A Puppet hiera.yaml: a host per file of O(nodes), its whole data (every key of its levels, each looked
+        up as puppet lookup does) as variables; the facts come from O(facts) and O(facts_dir) (docs/hiera.md)."""
+        if self.get_option('cache'):
+            self.display.warning('strata.hier.hier: %s: a hiera.yaml source is not cached (not supported yet)' % path)
+        if not self.get_option('nodes'):
+            raise AnsibleParserError('strata.hier.hier: %s: a hiera.yaml source needs nodes, a glob of node files '
+                                     'relative to the hiera.yaml (such as data/nodes/*.yaml)' % path)
+        facts_dir = resolve_option_path(self, 'facts_dir', os.path.dirname(os.path.abspath(path)))
+        hosts = {}
+        try:
+            source = fresh_hiera_source(config, loader)
+            for name in node_names(source, self.get_option('nodes')):
+                if name_problem(name):
+                    self._refuse_node('%s: node %r: %s' % (path, name, name_problem(name)))
+                    continue
+                variables = node_facts(name, facts_dir, self.get_option('facts'), loader)
+                found = whole_node(source, variables, self.get_option('namespace_separator'),
+                                   self.get_option('provenance'))
+                hosts[name] = {key: value for key, value in found.items()
+                               if key == 'hier_sources' or self._usable_key(key, name)}
+        except MergeError as exc:
+            raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, to_native(exc))) from exc
+        return hosts
+
+    def _usable_key(self, key, host):
+        if isidentifier(key):
+            return True
+        self.display.warning('strata.hier.hier: %r is not a valid variable name; it is not a host variable of %s '
+                             '(the lookup still reads it)' % (key, host))
+        return False
 
     def _read_source(self, path):
         """The source's options; a cache plugin that cannot start (a folder it cannot create) leaves the cache off."""

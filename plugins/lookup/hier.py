@@ -15,6 +15,11 @@ description:
     merges the values a key has there with Datum's strategies, chosen per key in the configuration.
   - The configuration is strata's C(hier.yml) or Datum's own C(Datum.yml) (recognised by its name); see the
     collection's C(docs/hierarchy.md).
+  - A Puppet C(hiera.yaml) (version 5, recognised by its name or its C(version) key) is answered as
+    C(puppet lookup) answers it, C(lookup_options) in the data and Hiera's merges included; host variables map
+    onto Hiera's facts as C(docs/hiera.md) tables. O(merge) then takes Hiera's forms (V(first), V(unique),
+    V(hash), V(deep) or a map with C(strategy) and deep options), and O(explain) returns C(explain) text in the
+    words of C(puppet lookup --explain).
   - Level paths such as C(AllNodes/%{Environment}/%{NodeName}) take the host's variables; a level whose variable
     is undefined is skipped. Folders are maps and C(*.yml), C(*.yaml), C(*.json) files are keys named by their
     stem; a path may continue into the keys of a file.
@@ -126,7 +131,7 @@ from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.lookup import LookupBase
 from ansible.utils.display import Display
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.errors import HieraNotFound, MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     CompleteMessage, decrypted, is_vault_value, plain, plain_scalar, trust_as_template,
 )
@@ -134,6 +139,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigEr
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import hierarchy_config_path, resolve_option_path
 from ansible_collections.strata.hier.plugins.plugin_utils.discovery import discover_config
 from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import in_group_precedence
+from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import fresh_hiera_source, is_hiera_config_file
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import adopt_own_definitions
@@ -157,7 +163,10 @@ class LookupModule(LookupBase):
             raise _LookupError(to_native(exc)) from exc
 
     def _run(self, terms, variables, kwargs):
-        hierarchy = open_hierarchy(self._config_path(kwargs, variables), self._loader)
+        config_path = self._config_path(kwargs, variables)
+        if is_hiera_config_file(config_path, self._loader):
+            return self._run_hiera(config_path, terms, variables, kwargs)
+        hierarchy = open_hierarchy(config_path, self._loader)
         expansions = hierarchy.expand_levels(in_group_precedence(variables), self._fetch)
         results = []
         for term in terms:
@@ -169,6 +178,28 @@ class LookupModule(LookupBase):
                 results.append(plain(resolution.explain(), wrappers=1))     # the value sits in the report
                 continue
             results.append(self._answer(resolution, kwargs))
+        return results
+
+    def _run_hiera(self, config_path, terms, variables, kwargs):
+        """A Puppet hiera.yaml (version 5): each term answered as ``puppet lookup`` answers it."""
+        source = fresh_hiera_source(config_path, self._loader)
+        results = []
+        for term in terms:
+            engine = source.engine(variables, explain=self.get_option('explain'))
+            try:
+                value, found = engine.lookup(term, self.get_option('merge')), True
+            except HieraNotFound:
+                value, found = None, False
+            for warning in engine.warnings:
+                display.warning('strata.hier.hier %s: %s' % (term, warning))
+            if self.get_option('explain'):
+                results.append(plain({'key': term, 'found': found, 'value': value,
+                                      'explain': engine.explain.text()}, wrappers=1))
+                continue
+            if not found and 'default' not in kwargs:
+                raise AnsibleLookupError('strata.hier.hier: %r was found on no level of %s (use explain=true to '
+                                         'see the levels read, or give a default)' % (term, config_path))
+            results.append(self._answer_value(value) if found else self.get_option('default'))
         return results
 
     def _config_path(self, direct, variables):
@@ -204,7 +235,9 @@ class LookupModule(LookupBase):
                                          '(use explain=true to see the levels read, or give a default)'
                                          % resolution.key)
             return self.get_option('default')
-        value = resolution.value
+        return self._answer_value(resolution.value)
+
+    def _answer_value(self, value):
         if self.get_option('query'):
             value = self._query(value)
         if self.get_option('render'):

@@ -48,3 +48,21 @@ class MergeConflictError(MergeError):
 
 class MergeSizeError(MergeError):
     """Data expands far beyond its written size (YAML aliases repeating parts of it); see limits.WorkBudget."""
+
+
+class HieraError(MergeError):
+    """Hiera 5 support: a hiera.yaml, a data file, a key, an interpolation or a merge Hiera refuses."""
+
+    located = False
+    """Whether the message already names the key, level and file."""
+
+
+class HieraConfigError(HieraError):
+    """A hiera.yaml that is not a usable version 5 configuration; the message names the file and the key,
+    ``keys`` is the key's path in the file (for its line)."""
+
+    keys: tuple = ()
+
+
+class HieraNotFound(LookupError):
+    """No level has the key (Hiera's ``:no_such_key``); not an error, the caller decides what it means."""

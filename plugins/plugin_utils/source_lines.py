@@ -24,6 +24,10 @@ def line_of(path: str, keys: Sequence[str]) -> Optional[int]:
         return None
     line = None
     for key in keys:
+        if isinstance(key, int) and isinstance(node, yaml.SequenceNode) and 0 <= key < len(node.value):
+            node = node.value[key]      # a list item (hiera.yaml's hierarchy[0]): its line is its first key's
+            line = node.start_mark.line + 1
+            continue
         if not isinstance(node, yaml.MappingNode):
             break
         match = next(((k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == str(key)), None)

@@ -1,0 +1,439 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Hiera 5 lookups: a hiera.yaml's levels, a node's facts and a key, answered as ``puppet lookup`` answers.
+
+One ``HieraLookup`` per node (its scope: facts, top-scope variables, trusted data) and configuration.
+A lookup of key ``K`` (Puppet's ``LookupAdapter#lookup``):
+
+1. ``K`` is split into segments (``hiera_keys``); ``lookup_options`` itself is never found.
+2. ``lookup_options`` is gathered from every level with a ``hash`` merge (always, so a broken file
+   anywhere breaks every lookup, as in Hiera); the entry for the root key (exact keys first, then the
+   ``^`` patterns in merged order) gives the merge unless the caller gives one.
+3. The root key is reduced over the levels and, inside a level, over its locations (``mergers.hiera``),
+   each found value interpolated first; the result then goes through the layer reduction Puppet wraps
+   around the environment (``convert``: ``unique`` flattens a single value).
+4. The merged value is dug into with the remaining segments.
+
+Files are read through ``read(path, data_hash)`` (the caller's loader: YAML or JSON, vault-aware in the
+plugins) once per engine.  Nothing here runs or templates data: interpolation only reads variables and
+other keys.  ``explain`` collects a ``puppet lookup --explain``-like account.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError, HieraNotFound, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
+    HieraConfig, HieraLevel, inside, level_locations,
+)
+from ansible_collections.strata.hier.plugins.module_utils.hiera_interpolation import interpolate
+from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import (
+    LOOKUP_OPTIONS, dig, has_key, is_lookup_options, split_key,
+)
+from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, is_secret
+from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import HASH, HieraMerger, merger_for
+
+Reader = Callable[[str, str], Any]
+"""``read(path, data_hash)``: the parsed file (any type; a non-map counts as empty), or a HieraError."""
+
+
+def hiera_scope(node: str, facts: Dict[str, Any], variables: Optional[Dict[str, Any]] = None,
+                environment: str = 'production') -> Dict[str, Any]:
+    """The variables interpolation sees, as ``puppet lookup --node N --facts F`` sets them.
+
+    Top-scope variables are the facts plus ``variables`` (host vars win); ``facts`` is the facts map;
+    ``trusted`` comes from the node name (certname, hostname, domain).
+    """
+    hostname, _dot, domain = node.partition('.')
+    scope: Dict[str, Any] = dict(facts)
+    scope.update(variables or {})
+    scope['facts'] = facts
+    scope['trusted'] = {'authenticated': 'local', 'certname': node, 'extensions': {}, 'hostname': hostname,
+                        'domain': domain, 'external': {}}
+    scope['environment'] = environment
+    scope.setdefault('server_facts', {})
+    return scope
+
+
+@dataclass(frozen=True)
+class Location:
+    template: str
+    path: str
+    exists: bool
+
+
+class Explainer:
+    """Lines of an explanation in ``puppet lookup --explain``'s vocabulary, indented by nesting."""
+
+    def __init__(self) -> None:
+        self.lines: List[str] = []
+        self.depth = 0
+
+    def say(self, text: str) -> None:
+        pad = '  ' * self.depth
+        self.lines.extend(pad + line for line in text.split('\n'))
+
+    def value(self, prefix: str, value: Any) -> None:
+        self.say('%s%s' % (prefix, pretty(value)))
+
+    def text(self) -> str:
+        return '\n'.join(self.lines) + '\n'
+
+
+class _Quiet(Explainer):
+    """No explanation asked: nothing formatted."""
+
+    def say(self, text: str) -> None:
+        pass
+
+    def value(self, prefix: str, value: Any) -> None:
+        pass
+
+
+class HieraLookup:
+    """Lookups for one node against one hiera.yaml."""
+
+    def __init__(self, config: HieraConfig, read: Reader, scope: Dict[str, Any],
+                 explainer: Optional[Explainer] = None, files: Optional[Dict[str, Any]] = None) -> None:
+        self.config = config
+        self.scope = scope
+        self.warnings: List[str] = list(config.warnings)
+        self._read = read
+        self._files: Dict[str, Any] = {} if files is None else files
+        """Parsed data files by path; share one between the engines of several nodes (never changed)."""
+        self._stack: List[str] = []
+        self._local: Dict[str, Any] = {}
+        self._levels: Optional[List[Tuple[HieraLevel, List[Location]]]] = None
+        self._options: Any = None
+        self._options_read = False
+        self.explain = explainer or _Quiet()
+
+    # ------------------------------------------------------------------ lookups
+
+    def lookup(self, key: str, merge: Any = None) -> Any:
+        """The value of ``key`` (HieraNotFound when no level has it); ``merge`` wins over lookup_options."""
+        if not isinstance(key, str):
+            raise HieraError('a Hiera key must be a string, got %r' % (key,))
+        segments = split_key(key)
+        if is_lookup_options(key):
+            self.explain.say('Invalid key "%s"' % LOOKUP_OPTIONS)
+            raise HieraNotFound(key)
+        options = self._options_for(segments[0])
+        if merge is None and isinstance(options, dict):
+            merge = options.get('merge')
+            if merge is not None:
+                self.explain.say('Using merge options from "lookup_options" hash')
+        merger = merger_for(merge)
+        self.explain.say('Searching for "%s"' % key)
+        value = self._nested(lambda: self._all_layers(merger, key, segments[0]))
+        if len(segments) > 1:
+            value = self._dig(value, segments, key)
+        return value
+
+    def holders(self, root: Any) -> List[Dict[str, str]]:
+        """The levels and files holding ``root``, most specific first (with ``first``, only the first counts)."""
+        return [{'level': level.name, 'file': location.path}
+                for level, locations in self._resolved_levels() for location in locations
+                if location.exists and has_key(self._file(location.path, level), root)]
+
+    def data_keys(self) -> List[Any]:
+        """Every root key this node's existing data files hold (``lookup_options`` aside), first seen first:
+        what a node's whole data (the inventory's host variables) is made of."""
+        keys: Dict[Any, None] = {}
+        for level, locations in self._resolved_levels():
+            for location in locations:
+                if location.exists:
+                    keys.update((key, None) for key in self._file(location.path, level) if key != LOOKUP_OPTIONS)
+        return list(keys)
+
+    def lookup_or(self, key: str, default: Any) -> Any:
+        try:
+            return self.lookup(key)
+        except HieraNotFound:
+            return default
+
+    def _all_layers(self, merger: HieraMerger, key: str, root: Any) -> Any:
+        # Puppet reduces three layers (global, environment, modules); only the environment holds data here,
+        # but the reduction still converts its value (unique: a single value is flattened) and is explained.
+        layers = ('global', 'environment', 'modules')
+        return self._reduce(merger, layers, lambda layer: self._layer(layer, merger, key, root))
+
+    def _layer(self, layer: str, merger: HieraMerger, key: str, root: Any) -> Any:
+        if layer != 'environment':
+            raise HieraNotFound(layer)
+        return self._guarded(key, lambda: self._environment(merger, root))
+
+    def _dig(self, value: Any, segments: List[Any], key: str) -> Any:
+        self.explain.say('Sub key: "%s"' % '.'.join(str(segment) for segment in segments[1:]))
+        self.explain.depth += 1
+        try:
+            for segment in segments[1:]:
+                try:
+                    value = dig(value, [segment], key)
+                except HieraNotFound:
+                    self.explain.say('No such key: "%s"' % segment)
+                    raise
+                self.explain.value('Found key: "%s" value: ' % segment, value)
+            return value
+        finally:
+            self.explain.depth -= 1
+
+    def _environment(self, merger: HieraMerger, root: Any) -> Any:
+        self.explain.say('Environment Data Provider (hiera configuration version 5)')
+        return self._nested(lambda: self._over_levels(merger, root, self._resolved_levels()))
+
+    def _over_levels(self, merger: HieraMerger, root: Any, levels: List[Tuple[HieraLevel, List[Location]]]) -> Any:
+        self.explain.say('Using configuration "%s"' % self.config.path)
+
+        last: List[Any] = [None]
+
+        def in_level(entry: Tuple[HieraLevel, List[Location]]) -> Any:
+            level, locations = entry
+            self.explain.say('Hierarchy entry "%s"' % level.name)
+
+            def found(location: Location) -> Any:
+                last[0] = (level.name, location.path)
+                return self._found(location, level, root)
+
+            return self._nested(lambda: self._reduce(merger, locations, found))
+
+        try:
+            return self._reduce(merger, levels, in_level)
+        except MergeError as exc:
+            raise _located(exc, root, last[0]) from exc
+
+    def _reduce(self, merger: HieraMerger, variants: List[Any], fetch: Callable[[Any], Any]) -> Any:
+        """merger.reduce, explained as Puppet explains it: a merge of several variants names its strategy
+        (and options) and ends with the merged result."""
+        if merger.first_found or len(variants) < 2:
+            return merger.reduce(variants, fetch)
+        self._say_merge(merger)
+        value = self._nested(lambda: merger.reduce(variants, fetch))
+        self.explain.value('Merged result: ', value)
+        return value
+
+    def _found(self, location: Location, level: HieraLevel, root: Any) -> Any:
+        self.explain.say('Path "%s"' % location.path)
+        self.explain.depth += 1
+        try:
+            self.explain.say('Original path: "%s"' % location.template)
+            if not location.exists:
+                self.explain.say('Path not found')
+                raise HieraNotFound(location.path)
+            data = self._file(location.path, level)
+            if not has_key(data, root):
+                self.explain.say('No such key: "%s"' % root)
+                raise HieraNotFound(root)
+            _check_keys(data[root], root, location.path)
+            value = interpolate(data[root], self, True)
+            self.explain.value('Found key: "%s" value: ' % root, value)
+            return value
+        finally:
+            self.explain.depth -= 1
+
+    def _say_merge(self, merger: HieraMerger) -> None:
+        shown = merger.describe()
+        self.explain.say('Merge strategy %s' % (shown if isinstance(shown, str) else shown['strategy']))
+        if not isinstance(shown, str):
+            options = {key: value for key, value in shown.items() if key != 'strategy'}
+            self.explain.value('  Options: ', options)
+
+    def _nested(self, action: Callable[[], Any]) -> Any:
+        self.explain.depth += 1
+        try:
+            return action()
+        finally:
+            self.explain.depth -= 1
+
+    # ------------------------------------------------------------------ lookup_options
+
+    def _options_for(self, root: Any) -> Any:
+        exact, patterns = self._lookup_options()
+        if root in exact and exact[root] is not None:
+            return exact[root]
+        for pattern, entry in patterns:
+            if pattern.search(str(root)):
+                return entry
+        return None
+
+    def _lookup_options(self) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any]]]:
+        if not self._options_read:
+            self.explain.say('Searching for "%s"' % LOOKUP_OPTIONS)
+            try:
+                merger = merger_for(HASH)
+                options = self._nested(lambda: self._guarded(
+                    LOOKUP_OPTIONS, lambda: self._environment(merger, LOOKUP_OPTIONS)))
+            except HieraNotFound:
+                options = None
+            self._options = _compiled(options)
+            self._options_read = True
+        return self._options
+
+    # ------------------------------------------------------------------ levels and files
+
+    def _resolved_levels(self) -> List[Tuple[HieraLevel, List[Location]]]:
+        if self._levels is None:
+            self._levels = [(level, self._locations(level)) for level in self.config.levels]
+        return self._levels
+
+    def _locations(self, level: HieraLevel) -> List[Location]:
+        def expand(text: str) -> str:
+            return interpolate(text, self, False)
+
+        pairs = level_locations(level, expand, self._mapped_texts, self.config.root)
+        for _template, path in pairs:
+            if not inside(self.config.root, path):
+                raise HieraError("%s: level '%s' resolves to %s, outside the configuration's folder %s"
+                                 % (self.config.path, level.name, path, self.config.root))
+        return [Location(template, path, os.path.exists(path)) for template, path in pairs]
+
+    def _mapped_texts(self, variable: str, name: str, template: str) -> List[str]:
+        values = self.variable(variable, 'mapped_paths')
+        if values is None or values == '' or values == [] or values == {}:
+            return []
+        if isinstance(values, str):
+            values = [values]
+        elif isinstance(values, dict):
+            values = [[key, item] for key, item in values.items()]
+        elif not isinstance(values, list):
+            raise HieraError("%s: mapped_paths variable '%s' is %s, not a list, a map or a string"
+                             % (self.config.path, variable, inspect(values)))
+        texts = []
+        for item in values:
+            self._local = {name: item}
+            try:
+                texts.append(interpolate(template, self, False))
+            finally:
+                self._local = {}
+        return texts
+
+    def _file(self, path: str, level: HieraLevel) -> Dict[Any, Any]:
+        if path not in self._files:
+            if os.path.isdir(path):
+                raise HieraError("Unable to read %s (level '%s'): it is a directory" % (path, level.name))
+            data = self._read(path, level.data_hash)
+            if not isinstance(data, dict):
+                self.warnings.append('%s: file does not contain a valid %s hash'
+                                     % (path, 'yaml' if level.data_hash == 'yaml_data' else 'json'))
+                data = {}
+            self._files[path] = _plain(data, path)
+        return self._files[path]
+
+    # ------------------------------------------------------------------ interpolation context
+
+    def variable(self, name: str, subject: str) -> Any:
+        segments = split_key(name, 'string: %s' % subject) if subject else split_key(name)
+        root = segments[0]
+        if isinstance(root, str) and root.startswith('::'):
+            root = root[2:]
+        if root in self._local:
+            value = self._local[root]
+        else:
+            value = self.scope.get(root)
+        if value is not None and len(segments) > 1:
+            try:
+                value = dig(value, segments[1:], name)
+            except HieraNotFound:
+                value = None
+        return value
+
+    def guarded(self, name: str, action: Callable[[], Any]) -> Any:
+        return self._guarded(name, action)
+
+    def _guarded(self, name: str, action: Callable[[], Any]) -> Any:
+        if name in self._stack:
+            raise HieraError("Lookup of key '%s' failed: Recursive lookup detected in [%s]"
+                             % (self._stack[0], ', '.join(self._stack)))
+        self._stack.append(name)
+        try:
+            return action()
+        finally:
+            self._stack.pop()
+
+
+def _located(error: MergeError, root: Any, where: Optional[Tuple[str, str]]) -> MergeError:
+    """The error with the key, level and file it was met at (once: nested lookups keep the innermost)."""
+    if getattr(error, 'located', False) or where is None or 'Recursive lookup' in str(error):
+        return error
+    located = HieraError("%s (key '%s', level '%s', file %s)" % (error, root, where[0], where[1]))
+    located.located = True
+    return located
+
+
+def _compiled(options: Any) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any]]]:
+    """lookup_options split into exact keys and ``^`` patterns, patterns in their merged order."""
+    if options is None:
+        return {}, []
+    if not isinstance(options, dict):
+        raise HieraError('value of lookup_options must be a hash')
+    exact: Dict[Any, Any] = {}
+    patterns: List[Tuple[Any, Any]] = []
+    for key, entry in options.items():
+        if isinstance(key, str) and key.startswith('^'):
+            patterns.append((_ruby_regex(key), entry))
+        else:
+            exact[key] = entry
+    return exact, patterns
+
+
+def _ruby_regex(text: str) -> Any:
+    try:
+        return re.compile(text.replace('\\z', '\\Z').replace('\\h', '[0-9a-fA-F]'), re.MULTILINE)
+    except re.error as exc:
+        raise HieraError('lookup_options key %r is not a valid regular expression: %s' % (text, exc)) from exc
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _plain(data: Any, path: str, depth: int = 0) -> Any:
+    """A data file as Hiera reads it: ``!!binary`` is its text (Psych decodes it), and dates, sets or other
+    objects (which Psych refuses) make the whole file an error.  Built anew only where bytes were found."""
+    if depth > 64:
+        raise HieraError('Unable to parse (%s): data nests deeper than 64 levels' % path)
+    if isinstance(data, dict):
+        pairs = [(_plain(key, path, depth + 1), _plain(value, path, depth + 1)) for key, value in data.items()]
+        changed = any(new_key is not key or new is not value
+                      for (new_key, new), (key, value) in zip(pairs, data.items()))
+        return dict(pairs) if changed else data
+    if isinstance(data, list):
+        items = [_plain(item, path, depth + 1) for item in data]
+        return items if any(new is not old for new, old in zip(items, data)) else data
+    if isinstance(data, bytes):
+        try:
+            return data.decode('utf-8')
+        except UnicodeDecodeError as exc:
+            raise HieraError('Unable to parse (%s): binary data that is not UTF-8 text' % path) from exc
+    if isinstance(data, _PLAIN) or is_secret(data):
+        return data
+    raise HieraError('Unable to parse (%s): a value of type %s is not Hiera data' % (path, type(data).__name__))
+
+
+def _check_keys(value: Any, root: Any, path: str) -> None:
+    """Puppet refuses (for this key only) a map whose keys are booleans or null."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, bool) or key is None:
+                raise HieraError("Value for key '%s', when using location '%s', has wrong type: map key %r is not "
+                                 "text or a number" % (root, path, key))
+            _check_keys(item, root, path)
+    elif isinstance(value, list):
+        for item in value:
+            _check_keys(item, root, path)
+
+
+def pretty(value: Any, indent: str = '') -> str:
+    """A value as explain prints it (Ruby pretty-print: one item per line)."""
+    inner = indent + '  '
+    if isinstance(value, list) and value:
+        return '[\n%s\n%s]' % (',\n'.join(inner + pretty(item, inner) for item in value), indent)
+    if isinstance(value, dict) and value:
+        items = ',\n'.join('%s%s => %s' % (inner, inspect(key), pretty(item, inner)) for key, item in value.items())
+        return '{\n%s\n%s}' % (items, indent)
+    return inspect(value)

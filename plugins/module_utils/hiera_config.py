@@ -1,0 +1,299 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A Hiera 5 ``hiera.yaml`` as a configuration: its levels and where their data files are.
+
+``parse_hiera_config`` checks the whole file as Puppet's ``HieraConfigV5`` does (unknown keys, types,
+one data function and one location kind per level, unique names) and refuses what strata.hier does not
+support, each error naming the file, the key and the level: version 3 and 4 files, backends other than
+``yaml_data``/``json_data`` (``eyaml``: use Ansible vault), ``uri``/``uris``.  ``options`` mean nothing to the
+two supported backends and give a warning.
+
+``ruby_glob`` expands a level's ``glob`` in Ruby's ``Dir.glob`` order (each directory's entries sorted by
+bytes, walked depth first, files and folders interleaved; ``{a,b}`` in brace order), which Hiera's
+answers depend on.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Dict, List, Sequence, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import HieraConfigError
+
+HIERA_VERSION = 5
+DATA_HASHES = ('yaml_data', 'json_data')
+FUNCTION_KEYS = ('data_hash', 'lookup_key', 'data_dig')
+LEVEL_FUNCTION_KEYS = FUNCTION_KEYS + ('hiera3_backend',)
+LOCATION_KEYS = ('path', 'paths', 'glob', 'globs', 'uri', 'uris', 'mapped_paths')
+LEVEL_KEYS = ('name', 'options', 'datadir') + LEVEL_FUNCTION_KEYS + LOCATION_KEYS
+DEFAULTS_KEYS = ('datadir', 'options') + FUNCTION_KEYS
+TOP_KEYS = ('version', 'defaults', 'hierarchy', 'plan_hierarchy', 'default_hierarchy')
+DEFAULT_DEFAULTS = {'datadir': 'data', 'data_hash': 'yaml_data'}
+DEFAULT_HIERARCHY = [{'name': 'Common', 'path': 'common.yaml'}]
+
+
+@dataclass(frozen=True)
+class HieraLevel:
+    """One ``hierarchy`` entry: its location kind (``path``, ``paths``, ``glob``, ``globs``, ``mapped_paths``),
+    the templates as written (``mapped_paths``: the variable, the item name and the template) and its datadir."""
+
+    name: str
+    kind: str
+    templates: Tuple[str, ...]
+    datadir: str
+    data_hash: str
+
+
+@dataclass(frozen=True)
+class HieraConfig:
+    path: str
+    root: str
+    levels: Tuple[HieraLevel, ...]
+    warnings: Tuple[str, ...] = ()
+
+
+def is_hiera_config(data: Any) -> bool:
+    """A hier.yml-style file names its format by ``version: 5`` at the top, as Hiera does."""
+    return isinstance(data, dict) and 'hierarchy' in data and 'version' in data
+
+
+def parse_hiera_config(data: Any, path: str) -> HieraConfig:
+    """The configuration ``data`` (the parsed ``path``) stands for, or a HieraConfigError naming file and key."""
+    _check_version(data, path)
+    _check_keys(data, TOP_KEYS, path, '')
+    if 'default_hierarchy' in data:
+        raise _error(path, 'default_hierarchy', "is only allowed in a Puppet module's hiera.yaml")
+    warnings: List[str] = []
+    if 'plan_hierarchy' in data:
+        warnings.append("%s: 'plan_hierarchy' is for Bolt plans and is ignored" % path)
+    defaults = data.get('defaults', DEFAULT_DEFAULTS)
+    if not isinstance(defaults, dict):
+        raise _error(path, 'defaults', 'must be a map')
+    _check_keys(defaults, DEFAULTS_KEYS, path, 'defaults.')
+    if sum(key in defaults for key in FUNCTION_KEYS) > 1:
+        raise _error(path, 'defaults', 'may define only one of data_hash, lookup_key or data_dig')
+    entries = data.get('hierarchy', DEFAULT_HIERARCHY)
+    if not isinstance(entries, list):
+        raise _error(path, 'hierarchy', 'must be a list of levels')
+    levels = []
+    for index, entry in enumerate(entries):
+        levels.append(_level(entry, index, defaults, path, warnings))
+    _check_unique_names(levels, path)
+    return HieraConfig(path=path, root=os.path.dirname(os.path.abspath(path)), levels=tuple(levels),
+                       warnings=tuple(warnings))
+
+
+def _check_version(data: Any, path: str) -> None:
+    if not isinstance(data, dict) or not data:
+        raise HieraConfigError('%s is not a Hiera 5 configuration: it holds no map (an empty or non-map hiera.yaml '
+                               'is a version 3 file to Puppet)' % path)
+    version = data.get('version')
+    if version == HIERA_VERSION:
+        return
+    if version in (None, 3, 4):
+        shown = 'has no version (a version 3 file)' if version is None else 'is version %s' % version
+        raise _error(path, 'version', 'says the file %s; only hiera.yaml version 5 is supported (convert it: '
+                     'https://www.puppet.com/docs/puppet/7/hiera_migrate.html)' % shown)
+    raise _error(path, 'version', 'is %r: hiera.yaml version %s is not supported (only 5)' % (version, version))
+
+
+def _check_keys(mapping: Dict[str, Any], allowed: Sequence[str], path: str, where: str) -> None:
+    for key in mapping:
+        if key not in allowed:
+            raise _error(path, '%s%s' % (where, key), 'is not a Hiera 5 key here (valid: %s)' % ', '.join(allowed))
+
+
+def _error(path: str, key: str, problem: str) -> HieraConfigError:
+    error = HieraConfigError("%s: key '%s' %s" % (path, key, problem))
+    error.keys = key_path(key)
+    return error
+
+
+def key_path(key: str) -> Tuple[Any, ...]:
+    """``hierarchy[0] (level 'a').options.path`` -> ('hierarchy', 0, 'options', 'path'), to find its line."""
+    key = re.sub(r" \(level '[^']*'\)", '', key)
+    return tuple(int(index) if index else name for name, index in re.findall(r'([^.\[\]]+)|\[(\d+)\]', key))
+
+
+def _level(entry: Any, index: int, defaults: Dict[str, Any], path: str, warnings: List[str]) -> HieraLevel:
+    where = 'hierarchy[%d]' % index
+    if not isinstance(entry, dict):
+        raise _error(path, where, 'must be a map with a name and a path')
+    _check_keys(entry, LEVEL_KEYS, path, where + '.')
+    name = entry.get('name')
+    if not isinstance(name, str) or not name:
+        raise _error(path, where + '.name', 'is required and must be a non-empty string')
+    where = "%s (level '%s')" % (where, name)
+    data_hash = _data_hash(entry, defaults, path, where)
+    kind, templates = _location(entry, path, where)
+    datadir = entry.get('datadir', defaults.get('datadir', 'data'))
+    _check_text(datadir, path, where + '.datadir')
+    options = entry.get('options', defaults.get('options'))
+    if options is not None:
+        _check_options(options, path, where, warnings)
+    return HieraLevel(name=name, kind=kind, templates=templates, datadir=datadir, data_hash=data_hash)
+
+
+def _data_hash(entry: Dict[str, Any], defaults: Dict[str, Any], path: str, where: str) -> str:
+    own = [key for key in LEVEL_FUNCTION_KEYS if key in entry]
+    if len(own) > 1:
+        raise _error(path, where, 'may define only one of data_hash, lookup_key, data_dig or hiera3_backend')
+    source = entry if own else defaults
+    kinds = own or [key for key in FUNCTION_KEYS if key in defaults]
+    if not kinds:
+        raise _error(path, where, 'defines no data_hash (and defaults has none)')
+    kind, function = kinds[0], source[kinds[0]]
+    if kind == 'data_hash' and function in DATA_HASHES:
+        return function
+    if isinstance(function, str) and 'eyaml' in function:
+        raise _error(path, '%s.%s' % (where, kind), 'uses the backend %r: eyaml is not supported; keep secrets as '
+                     'Ansible vault values (!vault) in the data files instead' % function)
+    raise _error(path, '%s.%s' % (where, kind), 'uses the backend %r; only data_hash: yaml_data and json_data are '
+                 'supported' % (function,))
+
+
+def _location(entry: Dict[str, Any], path: str, where: str) -> Tuple[str, Tuple[str, ...]]:
+    kinds = [key for key in LOCATION_KEYS if key in entry]
+    if len(kinds) > 1:
+        raise _error(path, where, 'may define only one of path, paths, glob, globs, uri, uris or mapped_paths')
+    if not kinds:
+        raise _error(path, where, 'defines none of path, paths, glob, globs or mapped_paths')
+    kind = kinds[0]
+    value = entry[kind]
+    if kind in ('uri', 'uris'):
+        raise _error(path, '%s.%s' % (where, kind), 'is for custom backends, which are not supported')
+    if kind in ('path', 'glob'):
+        _check_text(value, path, '%s.%s' % (where, kind))
+        return kind, (value,)
+    size_ok = isinstance(value, list) and (len(value) == 3 if kind == 'mapped_paths' else len(value) >= 1)
+    if not size_ok:
+        wanted = 'a list of exactly three strings' if kind == 'mapped_paths' else 'a non-empty list of strings'
+        raise _error(path, '%s.%s' % (where, kind), 'must be %s' % wanted)
+    for position, item in enumerate(value):
+        _check_text(item, path, '%s.%s[%d]' % (where, kind, position))
+    return kind, tuple(value)
+
+
+def _check_text(value: Any, path: str, key: str) -> None:
+    if not isinstance(value, str) or not value:
+        raise _error(path, key, 'must be a non-empty string')
+
+
+def _check_options(options: Any, path: str, where: str, warnings: List[str]) -> None:
+    if not isinstance(options, dict):
+        raise _error(path, where + '.options', 'must be a map')
+    for reserved in ('path', 'uri'):
+        if reserved in options:
+            raise _error(path, '%s.options.%s' % (where, reserved), 'is reserved by Puppet')
+    warnings.append('%s: %s.options mean nothing to yaml_data and json_data and are ignored' % (path, where))
+
+
+def _check_unique_names(levels: List[HieraLevel], path: str) -> None:
+    seen = set()
+    for level in levels:
+        if level.name in seen:
+            raise _error(path, 'hierarchy', "names the level '%s' more than once" % level.name)
+        seen.add(level.name)
+
+
+# ----------------------------------------------------------------- Ruby's Dir.glob
+
+
+def ruby_glob(pattern: str) -> List[str]:
+    """The files ``pattern`` matches, in Ruby's ``Dir.glob`` order; directories are left out (as Hiera does)."""
+    found: List[str] = []
+    for expanded in _braces(pattern):
+        root, segments = _split_pattern(expanded)
+        _walk(root, segments, found)
+    return [path for path in found if not os.path.isdir(path)]
+
+
+def _braces(pattern: str) -> List[str]:
+    match = re.search(r'\{([^{}]*)\}', pattern)
+    if not match:
+        return [pattern]
+    results: List[str] = []
+    for choice in match.group(1).split(','):
+        results.extend(_braces(pattern[:match.start()] + choice + pattern[match.end():]))
+    return results
+
+
+def _split_pattern(pattern: str) -> Tuple[str, List[str]]:
+    parts = pattern.split('/')
+    root_parts: List[str] = []
+    while parts and not _magic(parts[0]):
+        root_parts.append(parts.pop(0))
+    root = '/'.join(root_parts) or ('/' if pattern.startswith('/') else '.')
+    if pattern.startswith('/') and root_parts == ['']:
+        root = '/'
+    return root, parts
+
+
+def _magic(segment: str) -> bool:
+    return any(char in segment for char in '*?[')
+
+
+def _entries(directory: str) -> List[str]:
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    return sorted(names, key=lambda name: name.encode('utf-8', 'surrogateescape'))
+
+
+def _matches(segment: str, name: str) -> bool:
+    if name.startswith('.') and not segment.startswith('.'):
+        return False
+    return fnmatch.fnmatchcase(name, segment)
+
+
+def _walk(directory: str, segments: List[str], found: List[str]) -> None:
+    if not segments:
+        if os.path.exists(directory):
+            found.append(directory)
+        return
+    segment, rest = segments[0], segments[1:]
+    if segment == '**':
+        for name in _entries(directory):
+            if rest and _matches(rest[0], name):
+                _walk(os.path.join(directory, name), rest[1:], found)
+            child = os.path.join(directory, name)
+            if not name.startswith('.') and os.path.isdir(child):
+                _walk(child, segments, found)
+        return
+    if not _magic(segment):
+        _walk(os.path.join(directory, segment), rest, found)
+        return
+    for name in _entries(directory):
+        if _matches(segment, name):
+            _walk(os.path.join(directory, name), rest, found)
+
+
+def resolved_path(root: str, datadir: str, relative: str) -> str:
+    """A location: ``relative`` under ``datadir`` under the hiera.yaml's folder (absolute parts replace)."""
+    return os.path.normpath(os.path.join(root, datadir, relative))
+
+
+def inside(root: str, path: str) -> bool:
+    return os.path.commonpath([os.path.abspath(root), os.path.abspath(path)]) == os.path.abspath(root)
+
+
+def level_locations(level: HieraLevel, expand: Any, mapped: Any, root: str) -> List[Tuple[str, str]]:
+    """(template, path) per location of ``level``; ``expand(text)`` interpolates a template,
+    ``mapped(variable, name, template)`` yields the texts of a mapped_paths level."""
+    datadir = expand(level.datadir)
+    if level.kind in ('path', 'paths'):
+        return [(template, resolved_path(root, datadir, expand(template))) for template in level.templates]
+    if level.kind in ('glob', 'globs'):
+        found = []
+        for template in level.templates:
+            pattern = os.path.join(root, datadir, expand(template))
+            found.extend((pattern, os.path.normpath(path)) for path in ruby_glob(pattern))   # Puppet shows the pattern
+        return found
+    variable, name, template = level.templates
+    return [(template, resolved_path(root, datadir, text)) for text in mapped(variable, name, template)]

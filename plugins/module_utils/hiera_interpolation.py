@@ -1,0 +1,108 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Hiera 5 interpolation: ``%{facts.x}``, ``%{::x}``, ``%{trusted.certname}``, ``%{lookup('k')}``,
+``%{hiera('k')}``, ``%{alias('k')}``, ``%{literal('%')}``, ``%{scope('x')}``.
+
+As Puppet's ``Lookup::Interpolation`` does it: every string of a value, map keys included, is
+interpolated; a missing variable gives ``""``; a value that is not text is written as Ruby's ``to_s``
+(``["a", "b"]``); the result of a variable or of ``lookup()`` is interpolated again (so a fact holding
+``%{...}`` is expanded); ``alias()`` must be the whole string and keeps the value's type; functions are
+refused where ``allow_methods`` is false (hiera.yaml paths).  Nothing is ever evaluated: the only
+"functions" are these five names, each a data lookup.
+
+The context (the engine) provides ``variable(name, subject)``, ``lookup_or(key, default)`` and ``guarded(name, action)``
+(the cycle check: a name already being resolved is Hiera's ``Recursive lookup detected`` error).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Protocol
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError
+from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, to_s
+
+_EXPRESSION = re.compile(r'%\{([^}]*)\}')
+_METHOD = re.compile(r'^(\w+)\((?:"([^"]+)"|\'([^\']+)\')\)$')
+_EMPTY = ('', '::', '""', "''", '"::"', "'::'")
+METHODS = ('lookup', 'hiera', 'alias', 'literal', 'scope')
+
+
+class InterpolationContext(Protocol):
+    def variable(self, name: str, subject: str) -> Any:
+        """The value of a variable (``facts.os.family``, ``::role``), None when unset."""
+
+    def lookup_or(self, key: str, default: Any) -> Any:
+        """The value of a full Hiera lookup of ``key`` with its own lookup_options, ``default`` when not found."""
+
+    def guarded(self, name: str, action: Callable[[], Any]) -> Any:
+        """Run ``action`` with ``name`` on the stack of names being resolved (cycle check)."""
+
+
+def interpolate(value: Any, context: InterpolationContext, allow_methods: bool) -> Any:
+    """``value`` with every ``%{...}`` resolved; containers are always new (the caller may change them)."""
+    if isinstance(value, str):
+        return value if '%{' not in value else _interpolate_text(value, context, allow_methods)
+    if isinstance(value, list):
+        return [interpolate(item, context, allow_methods) for item in value]
+    if isinstance(value, dict):
+        return {_map_key(interpolate(key, context, allow_methods)): interpolate(item, context, allow_methods)
+                for key, item in value.items()}
+    return value
+
+
+def _map_key(key: Any) -> Any:
+    # an alias() key that became a list or a map: Ruby keeps the object, its JSON shows the Ruby text
+    return inspect(key) if isinstance(key, (list, dict)) else key
+
+
+class _Alias(Exception):
+    """Carries an alias() value out of the substitution (the whole string becomes that value)."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__()
+        self.value = value
+
+
+def _interpolate_text(subject: str, context: InterpolationContext, allow_methods: bool) -> Any:
+    def substitute(match: 're.Match[str]') -> str:
+        expression = match.group(1).strip()
+        if expression in _EMPTY:
+            return ''
+        method, argument = method_and_argument(expression, allow_methods)
+        if method == 'alias':
+            if match.group(0) != subject:
+                raise HieraError("'alias' interpolation is only permitted if the expression is equal to the "
+                                 "entire string (in %r)" % subject)
+            raise _Alias(context.lookup_or(argument, ''))
+        value = _call(method, argument, context, subject)
+        name = 'scope:' + argument if method == 'scope' else argument
+        return to_s(context.guarded(name, lambda: interpolate(value, context, allow_methods)))
+
+    try:
+        return _EXPRESSION.sub(substitute, subject)
+    except _Alias as alias:
+        return alias.value
+
+
+def method_and_argument(expression: str, allow_methods: bool):
+    """``lookup('k')`` -> ('lookup', 'k'); a plain variable -> ('scope', expression)."""
+    match = _METHOD.match(expression)
+    if not match:
+        return 'scope', expression
+    if not allow_methods:
+        raise HieraError('Interpolation using method syntax is not allowed in this context (%%{%s})' % expression)
+    method = match.group(1)
+    if method not in METHODS:
+        raise HieraError("Unknown interpolation method '%s'" % method)
+    return method, match.group(2) or match.group(3)
+
+
+def _call(method: str, argument: str, context: InterpolationContext, subject: str) -> Any:
+    if method == 'literal':
+        return argument
+    if method == 'scope':
+        return context.variable(argument, subject)
+    return context.lookup_or(argument, '')

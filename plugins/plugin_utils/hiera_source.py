@@ -1,0 +1,214 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A Puppet control repository's hiera.yaml (version 5) as a strata.hier source, for the plugins.
+
+Reads the hiera.yaml and the data files through Ansible's DataLoader (vault works; each file once per
+process and configuration) and builds one Hiera engine (module_utils.hiera) per host, with the host's
+variables mapped onto Hiera's scope (docs/hiera.md, "Facts and variables"):
+
+=========================  =====================================================================
+Hiera                      Ansible
+=========================  =====================================================================
+``trusted.certname``       ``inventory_hostname`` (``trusted.hostname``/``domain``: its parts)
+``facts.X``                host variable ``X``, else ``ansible_facts.X``
+``facts.os.family``        ``ansible_facts.os_family`` (also ``os.name``/``os.release.major``/``full``:
+                           ``distribution``, ``distribution_major_version``, ``distribution_version``)
+``facts.hostname``/``fqdn``/``domain``  ``ansible_facts`` ones, else from ``inventory_hostname``
+``%{::X}`` / ``%{X}``      the same as ``facts.X`` (top scope holds the facts)
+``environment``            ``production``
+=========================  =====================================================================
+
+Host variables are used as written (never templated) and vault values are left out, so nothing secret
+reaches a path or an interpolated string.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from typing import Any, Dict, List, Optional, Tuple
+
+from ansible.utils.display import Display
+
+from ansible_collections.strata.hier.plugins.module_utils.errors import HieraConfigError, HieraError, HieraNotFound
+from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer, HieraLookup, hiera_scope
+from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
+    HieraConfig, inside, parse_hiera_config, ruby_glob,
+)
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
+from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import per_config_file
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
+from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
+
+_VERSION_KEY = re.compile(rb'^["\']?version["\']?[ \t]*:', re.MULTILINE)
+MAGIC_VARIABLES = ('hostvars', 'groups', 'group_names', 'omit', 'playbook_dir', 'play_hosts', 'role_names',
+                   'environment', 'vars')
+
+
+def is_hiera_config_file(path: str, loader: Any = None) -> bool:
+    """A hiera.yaml (by name) or any configuration file with a top-level ``version:`` key (hier.yml and Datum.yml
+    have none); the text is only scanned, so a hier.yml is not parsed twice."""
+    if os.path.basename(path).lower() in ('hiera.yaml', 'hiera.yml'):
+        return True
+    try:
+        with open(path, 'rb') as stream:
+            return _VERSION_KEY.search(stream.read()) is not None
+    except OSError:
+        return False
+
+
+class HieraSource:
+    """One hiera.yaml and the data files it reaches."""
+
+    def __init__(self, path: str, loader: Any) -> None:
+        if not os.path.isfile(path):
+            raise ConfigError('Hiera configuration %s not found' % path)
+        self.loader = loader
+        try:
+            self.config: HieraConfig = parse_hiera_config(load_untrusted(loader, path, ConfigError), path)
+        except HieraConfigError as exc:
+            raise ConfigError(str(exc).replace(path, key_position(path, exc.keys), 1)) from exc
+        self.files: Dict[str, Any] = {}
+        self._stats: Dict[str, Tuple[int, int]] = {}
+
+    def begin_pass(self) -> None:
+        """Forget the parsed files that changed since they were read (once per lookup call or inventory parse)."""
+        for path, stat in list(self._stats.items()):
+            if _stat(path) != stat:
+                self.files.pop(path, None)
+                del self._stats[path]
+
+    def read(self, path: str, data_hash: str) -> Any:
+        self._stats[path] = _stat(path)
+        try:
+            return load_untrusted(self.loader, path, HieraError)
+        except HieraError as exc:
+            raise HieraError('Unable to parse (%s): %s' % (path, exc)) from exc
+
+    def engine(self, variables: Mapping, explain: bool = False) -> HieraLookup:
+        node, facts = host_facts(variables)
+        return HieraLookup(self.config, self.read, hiera_scope(node, facts), Explainer() if explain else None,
+                           files=self.files)
+
+
+def host_facts(variables: Mapping) -> Tuple[str, Dict[str, Any]]:
+    """(node name, facts) for a host's variables, by the mapping table above."""
+    node = str(variables.get('inventory_hostname') or 'localhost')
+    ansible_facts = variables.get('ansible_facts') or {}
+    facts: Dict[str, Any] = {key: value for key, value in ansible_facts.items() if not is_vault_value(value)} \
+        if isinstance(ansible_facts, Mapping) else {}
+    hostname, _dot, domain = node.partition('.')
+    facts.setdefault('hostname', hostname)
+    facts.setdefault('domain', domain)
+    facts.setdefault('fqdn', node)
+    facts['clientcert'] = node
+    os_fact = _os_fact(facts)
+    if os_fact:
+        facts.setdefault('os', os_fact)
+    for name, value in variables.items():
+        if _host_variable(name) and not is_vault_value(value):
+            facts[name] = value
+    return node, facts
+
+
+def _host_variable(name: Any) -> bool:
+    return isinstance(name, str) and not name.startswith(('ansible_', 'inventory_')) and name not in MAGIC_VARIABLES
+
+
+def _os_fact(facts: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    if 'os_family' not in facts and 'distribution' not in facts:
+        return None
+    release = {key: facts[source] for key, source in (('major', 'distribution_major_version'),
+                                                      ('full', 'distribution_version')) if source in facts}
+    os_fact: Dict[str, Any] = {'release': release}
+    if 'os_family' in facts:
+        os_fact['family'] = facts['os_family']
+    if 'distribution' in facts:
+        os_fact['name'] = facts['distribution']
+    return os_fact
+
+
+def _stat(path: str) -> Tuple[int, int]:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (stat.st_mtime_ns, stat.st_size)
+
+
+def node_names(source: HieraSource, pattern: str) -> List[str]:
+    """Host names from the stems of the files ``pattern`` (relative to the hiera.yaml's folder) matches, in
+    Ruby glob order (``data/nodes/*.yaml``: Puppet's per-node files are named by certname)."""
+    names = []
+    for path in ruby_glob(os.path.join(source.config.root, pattern)):
+        if not inside(source.config.root, path):
+            raise ConfigError('nodes %r reaches %s, outside the folder of %s' % (pattern, path, source.config.path))
+        names.append(os.path.splitext(os.path.basename(path))[0])
+    return names
+
+
+def node_facts(node: str, facts_dir: Optional[str], common: Optional[Mapping], loader: Any) -> Dict[str, Any]:
+    """A node's variables for its Hiera scope: ``common`` facts, then its own facts file
+    ``<facts_dir>/<node>.yaml|.yml|.json`` (Puppet's fact cache or ``puppet facts show`` output)."""
+    variables: Dict[str, Any] = dict(common or {})
+    for extension in ('.yaml', '.yml', '.json'):
+        path = os.path.join(facts_dir, node + extension) if facts_dir else None
+        if path and os.path.isfile(path):
+            data = load_untrusted(loader, path, ConfigError)
+            facts = data.get('values', data) if isinstance(data, Mapping) else None   # the fact cache nests them
+            if not isinstance(facts, Mapping):
+                raise ConfigError('%s: a facts file must hold a map of facts' % path)
+            variables.update(facts)
+            break
+    variables['inventory_hostname'] = node
+    return variables
+
+
+def whole_node(source: HieraSource, variables: Mapping, separator: str, provenance: bool = False) -> Dict[str, Any]:
+    """Every key of the node's data looked up (its own lookup_options), as host variables: ``a::b`` keys are
+    named ``a<separator>b``; with ``provenance``, ``hier_sources`` maps each to the levels and files holding it."""
+    engine = source.engine(variables)
+    host_vars: Dict[str, Any] = {}
+    sources: Dict[str, Any] = {}
+    for key in engine.data_keys():
+        if not isinstance(key, str):
+            continue
+        try:
+            value = engine.lookup(_quoted(key))
+        except HieraNotFound:
+            continue
+        name = key.replace('::', separator)
+        host_vars[name] = value
+        if provenance:
+            sources[name] = engine.holders(key)
+    for warning in engine.warnings:
+        Display().warning('strata.hier.hier %s: %s' % (variables.get('inventory_hostname'), warning))
+    if provenance:
+        host_vars['hier_sources'] = sources
+    return host_vars
+
+
+def _quoted(key: str) -> str:
+    """A data key as a lookup key: one holding dots or quotes is quoted, so it is not dug into."""
+    if '.' not in key and '"' not in key and "'" not in key:
+        return key
+    return '"%s"' % key if '"' not in key else "'%s'" % key
+
+
+_SOURCES: Dict[str, Tuple[int, HieraSource]] = {}
+
+
+def get_hiera_source(path: str, loader: Any) -> HieraSource:
+    """One HieraSource per hiera.yaml and process, re-read when the file changes."""
+    return per_config_file(_SOURCES, path, lambda: HieraSource(path, loader))
+
+
+def fresh_hiera_source(path: str, loader: Any) -> HieraSource:
+    """get_hiera_source, its changed data files forgotten."""
+    source = get_hiera_source(path, loader)
+    source.begin_pass()
+    return source
