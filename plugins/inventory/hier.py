@@ -192,8 +192,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         try:
             source = fresh_hiera_source(config, loader)
             for name in node_names(source, self.get_option('nodes')):
-                if name_problem(name):
-                    self._refuse_node('%s: node %r: %s' % (path, name, name_problem(name)))
+                problem = name_problem(name)
+                if problem:
+                    self._refuse_node('%s: node %r: %s' % (path, name, problem))
                     continue
                 variables = node_facts(name, facts_dir, self.get_option('facts'), loader)
                 found = whole_node(source, variables, self.get_option('namespace_separator'),
