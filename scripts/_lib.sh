@@ -110,7 +110,7 @@ real_python_bin() {
 venv_satisfied() {
     local venv=$1 want=$2
     shift 2
-    [[ -x $venv/bin/python ]] || return 1
+    [[ -x $venv/bin/python ]] && venv_in_place "$venv" || return 1
     "$venv/bin/python" - "$want" "$@" <<'PY' >/dev/null 2>&1
 import sys
 from importlib import metadata
@@ -129,6 +129,16 @@ for req in reqs:
 PY
 }
 
+# venv_in_place VENV -> true unless VENV was made at another path (a moved checkout, a removed
+# worktree): its console scripts (pip, ansible-playbook) would start an interpreter that is gone.
+venv_in_place() {
+    local venv=$1 shebang
+    [[ -f $venv/bin/pip ]] || return 0
+    IFS= read -r shebang <"$venv/bin/pip" || return 1
+    shebang=${shebang#\#!}
+    [[ ${shebang%/python*} -ef $venv/bin ]]
+}
+
 # ensure_venv VENV X.Y REQ... -> create VENV with a real Python X.Y and pip
 # install the requirements, unless they are already satisfied (fast reruns).
 ensure_venv() {
@@ -140,8 +150,9 @@ ensure_venv() {
     fi
     local bin
     bin=$(real_python_bin "$want") || die "no Python $want interpreter found (install it, or set STRATA_PYTHON_${want//./_}=/path/to/python$want)"
-    if [[ -d $venv ]] && ! "$venv/bin/python" -c "import sys; assert '%d.%d' % sys.version_info[:2] == '$want'" >/dev/null 2>&1; then
-        say "venv $venv: broken or wrong Python version, recreating"
+    if [[ -d $venv ]] && { ! venv_in_place "$venv" ||
+        ! "$venv/bin/python" -c "import sys; assert '%d.%d' % sys.version_info[:2] == '$want'" >/dev/null 2>&1; }; then
+        say "venv $venv: broken, made at another path or wrong Python version, recreating"
         rm -rf "$venv"
     fi
     if [[ ! -x $venv/bin/python ]]; then
