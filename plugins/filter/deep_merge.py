@@ -129,6 +129,8 @@ from collections.abc import Mapping
 
 from ansible.errors import AnsibleFilterError
 
+# Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
+from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import parse_strategy, with_options

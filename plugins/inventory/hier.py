@@ -138,13 +138,14 @@ from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 from ansible.utils.vars import isidentifier
 
+# Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
+from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     LOADER_NO_CACHE, for_cache, from_cache, not_templates,
 )
-from ansible_collections.strata.hier.plugins.plugin_utils.config_path import hierarchy_config_path, resolve_option_path
-from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import (
-    fresh_hiera_source, is_hiera_config_file, node_facts, node_names, whole_node,
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import (
+    hierarchy_config_path, is_hiera_config_file, resolve_option_path,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
@@ -166,7 +167,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
         self._refuse_unknown_options(self._read_source(path), path)
         config = hierarchy_config_path(self, os.path.dirname(os.path.abspath(path)))
-        if is_hiera_config_file(config, loader):
+        if is_hiera_config_file(config):
             self._populate(self._hiera_hosts(config, loader, path))
             return
         hierarchy = open_hierarchy(config, loader)
@@ -187,6 +188,10 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         if not self.get_option('nodes'):
             raise AnsibleParserError('strata.hier.hier: %s: a hiera.yaml source needs nodes, a glob of node files '
                                      'relative to the hiera.yaml (such as data/nodes/*.yaml)' % path)
+        # Hiera's modules load only for a hiera.yaml source
+        from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import (
+            fresh_hiera_source, node_facts, node_names, whole_node,
+        )
         facts_dir = resolve_option_path(self, 'facts_dir', os.path.dirname(os.path.abspath(path)))
         hosts = {}
         try:

@@ -131,15 +131,18 @@ from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.lookup import LookupBase
 from ansible.utils.display import Display
 
+# Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
+from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraNotFound, MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     CompleteMessage, decrypted, is_vault_value, plain, plain_scalar, trust_as_template,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
-from ansible_collections.strata.hier.plugins.plugin_utils.config_path import hierarchy_config_path, resolve_option_path
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import (
+    hierarchy_config_path, is_hiera_config_file, resolve_option_path,
+)
 from ansible_collections.strata.hier.plugins.plugin_utils.discovery import discover_config
 from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import in_group_precedence
-from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import fresh_hiera_source, is_hiera_config_file
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import adopt_own_definitions
@@ -164,7 +167,7 @@ class LookupModule(LookupBase):
 
     def _run(self, terms, variables, kwargs):
         config_path = self._config_path(kwargs, variables)
-        if is_hiera_config_file(config_path, self._loader):
+        if is_hiera_config_file(config_path):
             return self._run_hiera(config_path, terms, variables, kwargs)
         hierarchy = open_hierarchy(config_path, self._loader)
         expansions = hierarchy.expand_levels(in_group_precedence(variables), self._fetch)
@@ -182,6 +185,8 @@ class LookupModule(LookupBase):
 
     def _run_hiera(self, config_path, terms, variables, kwargs):
         """A Puppet hiera.yaml (version 5): each term answered as ``puppet lookup`` answers it."""
+        # Hiera's modules load only here: a forked worker of a play that reads no hiera.yaml never compiles them
+        from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import fresh_hiera_source
         source = fresh_hiera_source(config_path, self._loader)
         results = []
         for term in terms:

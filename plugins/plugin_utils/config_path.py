@@ -3,7 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""Where a relative path option is relative to: the place that set it (docs/hierarchy.md).
+"""Where a relative path option is relative to: the place that set it (docs/hierarchy.md); and which kind of
+configuration a file is.
 
 - from ansible.cfg: the folder of that ansible.cfg, as Ansible's own path settings;
 - from an environment variable: the working directory;
@@ -14,11 +15,13 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Mapping, Optional
 
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 
 DIRECT = 'Direct'
+_VERSION_KEY = re.compile(rb'^["\']?version["\']?[ \t]*:', re.MULTILINE)
 
 
 def option_origin(plugin, option: str, direct: Optional[Mapping] = None) -> str:
@@ -63,3 +66,15 @@ def _relative_to(origin: str, base_dir: str) -> str:
     if os.path.isabs(origin) and os.path.isfile(origin):
         return os.path.dirname(origin)      # the ansible.cfg that set it
     return base_dir
+
+
+def is_hiera_config_file(path: str) -> bool:
+    """A hiera.yaml (by name) or any configuration file with a top-level ``version:`` key (hier.yml and Datum.yml
+    have none); the text is only scanned, so a hier.yml is not parsed twice."""
+    if os.path.basename(path).lower() in ('hiera.yaml', 'hiera.yml'):
+        return True
+    try:
+        with open(path, 'rb') as stream:
+            return _VERSION_KEY.search(stream.read()) is not None
+    except OSError:
+        return False

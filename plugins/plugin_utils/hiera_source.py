@@ -27,7 +27,6 @@ reaches a path or an interpolated string.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -44,21 +43,8 @@ from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
 
-_VERSION_KEY = re.compile(rb'^["\']?version["\']?[ \t]*:', re.MULTILINE)
 MAGIC_VARIABLES = ('hostvars', 'groups', 'group_names', 'omit', 'playbook_dir', 'play_hosts', 'role_names',
                    'environment', 'vars')
-
-
-def is_hiera_config_file(path: str, loader: Any = None) -> bool:
-    """A hiera.yaml (by name) or any configuration file with a top-level ``version:`` key (hier.yml and Datum.yml
-    have none); the text is only scanned, so a hier.yml is not parsed twice."""
-    if os.path.basename(path).lower() in ('hiera.yaml', 'hiera.yml'):
-        return True
-    try:
-        with open(path, 'rb') as stream:
-            return _VERSION_KEY.search(stream.read()) is not None
-    except OSError:
-        return False
 
 
 class HieraSource:

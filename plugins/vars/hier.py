@@ -107,6 +107,8 @@ from ansible.inventory.group import InventoryObjectType
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.vars import BaseVarsPlugin
 
+# Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
+from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, not_templates
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
