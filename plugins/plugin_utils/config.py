@@ -22,7 +22,7 @@ from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRule
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import datum_levels, is_handler as is_handler_level
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
-from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
+from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size, find
 
 HIER_KEYS = ('datadir', 'hierarchy', 'nodes', 'default_lookup_options', 'lookup_options', 'case_insensitive_keys')

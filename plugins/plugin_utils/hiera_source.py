@@ -41,7 +41,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import per_config_file
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
-from ansible_collections.strata.hier.plugins.plugin_utils.store import load_untrusted
+from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted
 
 MAGIC_VARIABLES = ('hostvars', 'groups', 'group_names', 'omit', 'playbook_dir', 'play_hosts', 'role_names',
                    'environment', 'vars')

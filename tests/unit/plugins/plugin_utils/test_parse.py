@@ -19,7 +19,8 @@ from ansible.parsing.vault import VaultLib, VaultSecret
 from ansible_collections.strata.hier.plugins.plugin_utils import parse as parse_module
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, vault_ciphertext
 from ansible_collections.strata.hier.plugins.plugin_utils.parse import NEEDS_DATALOADER, parse
-from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError, load_untrusted
+from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted
+from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 
 SECRET = [('default', VaultSecret(b'unit-test'))]
 
