@@ -204,10 +204,15 @@ def parse_speed(root: str) -> tuple:
 PROBE_HOSTS = 40
 
 
-def probe(root: str) -> None:
+def probe(root: str, inventory_plugin: bool) -> None:
     """Print (JSON) what forked workers cost, as in ansible-playbook: this process has not loaded the collection
-    (the caller runs it afresh) and forks one worker per host, one after the other, each doing a host's 5 lookups."""
+    (the caller runs it afresh; with ``inventory_plugin``, it loads strata.hier's inventory plugin as a play over
+    such an inventory source does) and forks one worker per host, one after the other, each doing a host's 5
+    lookups."""
     like_playbook_parent()
+    if inventory_plugin:
+        from ansible.plugins.loader import inventory_loader
+        inventory_loader.get('strata.hier.hier')
     loader = DataLoader()
     reports = []
     for index in range(PROBE_HOSTS):
@@ -282,10 +287,15 @@ def python_environment(bytecode: bool) -> dict:
     return environment
 
 
+PROBES = (('no bytecode', False, ()), ('bytecode cached', True, ()),
+          ('bytecode cached, the parent runs strata.hier\'s inventory plugin', True, ('--inventory-plugin',)))
+
+
 def workers(root: str) -> None:
-    """Run the probe in a fresh process, without bytecode and then with Python's bytecode cache; print its figures."""
-    for bytecode in (False, True):
-        output = subprocess.run([sys.executable, os.path.abspath(__file__), '--probe', root], check=True,
+    """Run the probe in a fresh process: without bytecode, with Python's bytecode cache, and with the collection
+    loaded by the parent (an inventory or vars plugin of the collection in use); print its figures."""
+    for label, bytecode, options in PROBES:
+        output = subprocess.run([sys.executable, os.path.abspath(__file__), '--probe', root, *options], check=True,
                                 stdout=subprocess.PIPE, text=True, env=python_environment(bytecode)).stdout
         reports = json.loads(output.splitlines()[-1])
         extra = sorted((report['first'] - report['later']) * 1000 for report in reports)
@@ -293,8 +303,7 @@ def workers(root: str) -> None:
         load = sorted(report['load'] * 1000 for report in reports)
         print('forked workers (%d hosts, one worker each), %s: first lookup %.1f ms CPU above later ones (median; '
               'later ones %.2f ms)  (target <= 10 ms); of it, loading the plugin %.1f ms'
-              % (len(reports), 'bytecode cached' if bytecode else 'no bytecode', extra[len(extra) // 2],
-                 later[len(later) // 2], load[len(load) // 2]))
+              % (len(reports), label, extra[len(extra) // 2], later[len(later) // 2], load[len(load) // 2]))
     files = {name for report in reports for name in report['files']} | {'hier.yml'}   # the configuration too
     parsed = sum(report['counts']['parsed'] + report['counts']['dataloader'] for report in reports)
     reused = sum(report['counts']['reused'] for report in reports)
@@ -323,10 +332,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument('--play', action='store_true', help='also time real ansible-playbook runs')
     parser.add_argument('--probe', metavar='ROOT', help=argparse.SUPPRESS)
+    parser.add_argument('--inventory-plugin', action='store_true', help=argparse.SUPPRESS)
     args = parser.parse_args()
     init_plugin_loader()   # the collection loader, before anything imports ansible_collections
     if args.probe:
-        probe(args.probe)
+        probe(args.probe, args.inventory_plugin)
         return
     parses = count_parses()
     with tempfile.TemporaryDirectory() as root:
