@@ -41,6 +41,8 @@ from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import H
 
 Reader = Callable[[str, str], Any]
 """``read(path, data_hash)``: the parsed file (any type; a non-map counts as empty), or a HieraError."""
+Position = Callable[[str, Tuple[Any, ...]], str]
+"""``position(path, keys)``: how an error names the place of a key path in a data file (the plugins add its line)."""
 
 
 def hiera_scope(node: str, facts: Dict[str, Any], variables: Optional[Dict[str, Any]] = None,
@@ -100,7 +102,8 @@ class HieraLookup:
     """Lookups for one node against one hiera.yaml."""
 
     def __init__(self, config: HieraConfig, read: Reader, scope: Dict[str, Any],
-                 explainer: Optional[Explainer] = None, files: Optional[Dict[str, Any]] = None) -> None:
+                 explainer: Optional[Explainer] = None, files: Optional[Dict[str, Any]] = None,
+                 position: Optional[Position] = None) -> None:
         self.config = config
         self.scope = scope
         self.warnings: List[str] = list(config.warnings)
@@ -113,6 +116,7 @@ class HieraLookup:
         self._options: Any = None
         self._options_read = False
         self.explain = explainer or _Quiet()
+        self._position: Position = position or (lambda path, keys: path)
 
     # ------------------------------------------------------------------ lookups
 
@@ -206,7 +210,7 @@ class HieraLookup:
         try:
             return self._reduce(merger, levels, in_level)
         except MergeError as exc:
-            raise _located(exc, root, last[0]) from exc
+            raise _located(exc, root, last[0], self._position) from exc
 
     def _reduce(self, merger: HieraMerger, variants: List[Any], fetch: Callable[[Any], Any]) -> Any:
         """merger.reduce, explained as Puppet explains it: a merge of several variants names its strategy
@@ -357,11 +361,11 @@ class HieraLookup:
             self._stack.pop()
 
 
-def _located(error: MergeError, root: Any, where: Optional[Tuple[str, str]]) -> MergeError:
+def _located(error: MergeError, root: Any, where: Optional[Tuple[str, str]], position: Position) -> MergeError:
     """The error with the key, level and file it was met at (once: nested lookups keep the innermost)."""
     if getattr(error, 'located', False) or where is None or 'Recursive lookup' in str(error):
         return error
-    located = HieraError("%s (key '%s', level '%s', file %s)" % (error, root, where[0], where[1]))
+    located = HieraError("%s (key '%s', level '%s', file %s)" % (error, root, where[0], position(where[1], (root,))))
     located.located = True
     return located
 

@@ -78,7 +78,7 @@ class HieraSource:
     def engine(self, variables: Mapping, explain: bool = False) -> HieraLookup:
         node, facts = host_facts(variables)
         return HieraLookup(self.config, self.read, hiera_scope(node, facts), Explainer() if explain else None,
-                           files=self.files)
+                           files=self.files, position=key_position)
 
 
 def host_facts(variables: Mapping) -> Tuple[str, Dict[str, Any]]:

@@ -119,3 +119,12 @@ def test_a_hiera_configuration_of_any_name_is_known_by_its_version_key(repo):
     loader = DataLoader()
     plugin = lookup_loader.get('strata.hier.hier', loader=loader, templar=Templar(loader=loader))
     assert plugin.run(['port'], HOST, config=str(repo / 'control.yml')) == [80]
+
+
+def test_a_merge_error_names_key_level_and_the_line_in_the_data_file(repo):
+    write(repo / 'data' / 'roles' / 'web.yaml', 'port: 80\nntp::servers:\n  bad: map\n')
+    with pytest.raises(AnsibleError, match=r"key 'ntp::servers', level '\w+', file \S+/data/\w+/\S+\.yaml:\d+\)") as raised:
+        lookup(repo, 'ntp::servers')
+    place = str(raised.value).rsplit('file ', 1)[1].rstrip(')')
+    path, line = place.rsplit(':', 1)
+    assert open(path).read().splitlines()[int(line) - 1].startswith('ntp::servers:')
