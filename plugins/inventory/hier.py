@@ -34,7 +34,8 @@ description:
   - A host whose merged values take data from a whole-file vaulted file (C(ansible-vault encrypt) of a data file)
     gets the host variable C(hier_vaulted_keys), the list of those top-level keys. The values themselves are
     decrypted when the file loads, and whoever writes them out (such as the role C(strata.hier.rsop)) must
-    keep them secret.
+    keep them secret. For a C(hiera.yaml), the list holds the keys such a file holds and, once such a file has
+    been read, every key whose value interpolates (C(%{lookup(...)}) may copy its data).
 extends_documentation_fragment:
   - constructed
   - inventory_cache

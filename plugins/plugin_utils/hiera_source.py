@@ -39,9 +39,10 @@ from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
+from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted, whole_file_vaulted
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import per_config_file
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
-from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
 
 MAGIC_VARIABLES = ('hostvars', 'groups', 'group_names', 'omit', 'playbook_dir', 'play_hosts', 'role_names',
                    'environment', 'vars')
@@ -60,6 +61,8 @@ class HieraSource:
             raise ConfigError(str(exc).replace(path, key_position(path, exc.keys), 1)) from exc
         self.files: Dict[str, Any] = {}
         self._stats: Dict[str, Tuple[int, int]] = {}
+        self._vaulted: Dict[str, bool] = {}
+        """Data files read, by whether they are vaulted as a whole (their data is plain once loaded)."""
 
     def begin_pass(self) -> None:
         """Forget the parsed files that changed since they were read (once per lookup call or inventory parse)."""
@@ -67,13 +70,25 @@ class HieraSource:
             if _stat(path) != stat:
                 self.files.pop(path, None)
                 del self._stats[path]
+                self._vaulted.pop(path, None)
 
     def read(self, path: str, data_hash: str) -> Any:
         self._stats[path] = _stat(path)
+        self._vaulted[path] = whole_file_vaulted(path)
         try:
             return load_untrusted(self.loader, path, HieraError)
         except HieraError as exc:
             raise HieraError('Unable to parse (%s): %s' % (path, exc)) from exc
+
+    def may_hold_decrypted(self, key: str, holders: List[Dict[str, str]]) -> bool:
+        """Whether a key's value may hold data of a whole-file vaulted file: a file holding the key is one, or
+        the key's value interpolates (``%{lookup(...)}`` may read one) while such a file has been read."""
+        if not any(self._vaulted.values()):
+            return False
+        files = [holder['file'] for holder in holders]
+        return any(self._vaulted.get(path) for path in files) or any(
+            isinstance(self.files.get(path), Mapping) and find(self.files[path].get(key), _interpolates) is not None
+            for path in files)
 
     def engine(self, variables: Mapping, explain: bool = False) -> HieraLookup:
         node, facts = host_facts(variables)
@@ -160,6 +175,7 @@ def whole_node(source: HieraSource, variables: Mapping, separator: str, provenan
     engine = source.engine(variables)
     host_vars: Dict[str, Any] = {}
     sources: Dict[str, Any] = {}
+    vaulted: List[str] = []
     for key in engine.data_keys():
         if not isinstance(key, str):
             continue
@@ -169,13 +185,22 @@ def whole_node(source: HieraSource, variables: Mapping, separator: str, provenan
             continue
         name = key.replace('::', separator)
         host_vars[name] = value
+        holders = engine.holders(key)
         if provenance:
-            sources[name] = engine.holders(key)
+            sources[name] = holders
+        if source.may_hold_decrypted(key, holders):
+            vaulted.append(name)
     for warning in engine.warnings:
         Display().warning('strata.hier.hier %s: %s' % (variables.get('inventory_hostname'), warning))
     if provenance:
         host_vars['hier_sources'] = sources
+    if vaulted:
+        host_vars['hier_vaulted_keys'] = vaulted
     return host_vars
+
+
+def _interpolates(value: Any) -> bool:
+    return isinstance(value, str) and '%{' in value
 
 
 def _quoted(key: str) -> str:

@@ -128,3 +128,25 @@ def test_a_merge_error_names_key_level_and_the_line_in_the_data_file(repo):
     place = str(raised.value).rsplit('file ', 1)[1].rstrip(')')
     path, line = place.rsplit(':', 1)
     assert open(path).read().splitlines()[int(line) - 1].startswith('ntp::servers:')
+
+
+def test_inventory_lists_the_keys_that_may_hold_whole_file_vaulted_data(repo):
+    """Data of a whole-file vaulted file is plain once loaded: hier_vaulted_keys names the keys a file holds and
+    the keys whose value interpolates while such a file has been read, as for a hier.yml (docs/security.md)."""
+    secrets = [('default', VaultSecret(b'unit-test'))]
+    (repo / 'data' / 'roles' / 'web.yaml').write_bytes(VaultLib(secrets).encrypt('ntp::servers: [r]\napi_token: t0k\n'))
+    write(repo / 'data' / 'nodes' / 'web01.example.com.yaml', 'greeting: "key %{lookup(\'api_token\')}"\n')
+    source = repo / 'site.hier.yml'
+    write(source, 'plugin: strata.hier.hier\nconfig: hiera.yaml\nnodes: data/nodes/*.yaml\nfacts: {role: web}\n')
+    loader = DataLoader()
+    loader.set_vault_secrets(secrets)
+    inventory = InventoryData()
+    inventory_loader.get('strata.hier.hier').parse(inventory, loader, str(source), cache=False)
+    web = inventory.get_host('web01.example.com').vars
+    assert web['greeting'] == 'key t0k' and web['api_token'] == 't0k'
+    assert set(web['hier_vaulted_keys']) == {'ntp__servers', 'api_token', 'greeting', 'motd'}   # motd interpolates
+    assert is_vault_value(web['password']) and 'password' not in web['hier_vaulted_keys']    # a !vault value
+    write(repo / 'data' / 'roles' / 'web.yaml', 'ntp::servers: [r]\napi_token: t0k\n')
+    inventory = InventoryData()
+    inventory_loader.get('strata.hier.hier').parse(inventory, loader, str(source), cache=False)
+    assert 'hier_vaulted_keys' not in inventory.get_host('web01.example.com').vars
