@@ -24,181 +24,39 @@ and a source gives its rendered data; a cycle is an error.  Abstract and
 replaced documents are rendered but not returned.  Inputs are never modified;
 values that are not text (an Ansible vault value, say) are moved, never
 turned into text.
+
+Documents are read by deckhand_documents.py (with Deckhand's errors and paths);
+substitution itself is deckhand_substitution.py.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from ansible_collections.strata.hier.plugins.module_utils.deckhand_documents import (
+    DELETE, ENCRYPTED, LAYERING_POLICY, MERGE, REPLACE, Action, Document, IndeterminateDocumentParent,
+    InvalidDocumentFormat, InvalidDocumentLayer, InvalidDocumentParent, InvalidDocumentReplacement, Key,
+    LayeringPolicyNotFound, MissingDocumentKey, PathConflict, Substitution, SubstitutionDependencyCycle,
+    SubstitutionSourceNotFound, check_container, holds, lookup, parse_document, store,
+)
+from ansible_collections.strata.hier.plugins.module_utils.deckhand_substitution import (
+    SourceText, inject, source_value,
+)
 from ansible_collections.strata.hier.plugins.module_utils.errors import DocumentError, MergeError
 from ansible_collections.strata.hier.plugins.module_utils.limits import copy_value
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import DEEP, datum_strategy
 
-LAYERING_POLICY = 'deckhand/LayeringPolicy'
-CONTROL_METADATA = 'metadata/Control'
-MERGE, REPLACE, DELETE = 'merge', 'replace', 'delete'
-METHODS = (MERGE, REPLACE, DELETE)
-ENCRYPTED = 'encrypted'
-
 # Deckhand's merge: maps merge key by key with the child winning, lists are taken whole
 # from the child, and no key is a knockout marker.
 DECKHAND_MERGE = datum_strategy('deckhand', {'merge_hash': DEEP}, knockout_prefix=None)
 _RULES = MergeRules(DECKHAND_MERGE)
 
-Path = Tuple[Union[str, int], ...]
-Key = Tuple[str, str]
-
-_SEGMENT = re.compile(r"""\.(?P<key>[^.\[\]'"]+)|\.'(?P<key1>[^']*)'|\."(?P<key2>[^"]*)"|\[(?P<index>\d+)\]"""
-                      r"""|\['(?P<key3>[^']*)'\]|\["(?P<key4>[^"]*)"\]""")
-# Deckhand reads an action path's leading ".data" as the data section itself.
-_DATA_PREFIX = re.compile(r'^\$?\.data(?=$|[.\[])')
-# A repeated group that itself repeats, such as (a+)+: the shape whose matching can take exponential time.
-_NESTED_REPETITION = re.compile(r'\((?:[^()\\]|\\.)*(?:[+*]|\{\d*,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d*,?\d*\})')
-_SOURCE_KEYS = frozenset(('schema', 'name', 'path', 'pattern', 'match_group', 'deepcopy'))
-_DESTINATION_KEYS = frozenset(('path', 'pattern', 'recurse'))
-
-
 def _never(_value: Any) -> bool:
     return False
-
-
-# --- errors, each named as Deckhand names it ------------------------------------------------
-class DeckhandError(DocumentError):
-    """An error Deckhand also raises; the message ends with the name of Deckhand's exception."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__('%s (Deckhand: %s)' % (message, type(self).__name__))
-
-
-class InvalidDocumentFormat(DeckhandError):
-    """Metadata Deckhand's schema validation rejects."""
-
-
-class LayeringPolicyNotFound(DeckhandError):
-    """Documents use layering, but no LayeringPolicy was given."""
-
-
-class InvalidDocumentLayer(DeckhandError):
-    """A layer that the layerOrder does not name."""
-
-
-class InvalidDocumentParent(DeckhandError):
-    """A selector matches a document of another schema, or of the same or a lower layer."""
-
-
-class IndeterminateDocumentParent(DeckhandError):
-    """A selector matches several documents in the nearest layer."""
-
-
-class InvalidDocumentReplacement(DeckhandError):
-    """A replacement without a parent of its schema and name, or documents sharing schema and name."""
-
-
-class UnsupportedActionMethod(DeckhandError):
-    """A layering action that is not merge, replace or delete."""
-
-
-class MissingDocumentKey(DeckhandError):
-    """A layering action's path is missing where the action reads it."""
-
-
-class SubstitutionSourceNotFound(DeckhandError):
-    """No concrete document has the substitution source's schema and name."""
-
-
-class SubstitutionSourceDataNotFound(DeckhandError):
-    """The source document has nothing at src.path."""
-
-
-class SubstitutionDependencyCycle(DeckhandError):
-    """Documents depend on each other through parents and substitution sources."""
-
-
-class MissingDocumentPattern(DeckhandError):
-    """dest.pattern is not found in the text at dest.path."""
-
-
-class UnknownSubstitutionError(DeckhandError):
-    """A substitution cannot write at dest.path (a value of another kind is in the way)."""
-
-
-# --- what the documents say ---------------------------------------------------------------
-@dataclass(frozen=True)
-class Action:
-    """One layering action: a method and the path it applies to."""
-
-    method: str
-    path: Path
-    text: str
-    """The path as written, for messages."""
-
-
-@dataclass(frozen=True)
-class Destination:
-    """Where a substitution writes: a path, and a pattern to replace in the text there."""
-
-    path: Path
-    text: str
-    pattern: Optional[re.Pattern] = None
-    depth: Optional[int] = None
-    """recurse.depth: the pattern is replaced in every string down to this many levels (-1: all)."""
-
-
-@dataclass(frozen=True)
-class Substitution:
-    """One item of metadata.substitutions."""
-
-    number: int
-    source: Key
-    path: Path
-    path_text: str
-    destinations: Tuple[Destination, ...]
-    pattern: Optional[re.Pattern] = None
-    match_group: int = 0
-
-
-@dataclass(eq=False)
-class Document:
-    """A document and what its metadata says about layering and substitution."""
-
-    index: int
-    source: Mapping
-    schema: str
-    name: str
-    layer: Optional[str] = None
-    labels: Mapping = field(default_factory=dict)
-    selector: Mapping = field(default_factory=dict)
-    actions: List[Action] = field(default_factory=list)
-    substitutions: List[Substitution] = field(default_factory=list)
-    abstract: bool = False
-    replacement: bool = False
-    control: bool = False
-    encrypted: bool = False
-    parent: Optional['Document'] = None
-    replaced_by: Optional['Document'] = None
-
-    def describe(self) -> str:
-        """``schema/name``, with the layer when there is one (a replacement shares schema and name)."""
-        where = ' (layer %s)' % self.layer if self.layer is not None else ''
-        return '%s/%s%s' % (self.schema, self.name, where)
-
-    @property
-    def key(self) -> Key:
-        return self.schema, self.name
-
-    @property
-    def uses_layering(self) -> bool:
-        return self.layer is not None or bool(self.selector) or self.replacement
-
-    @property
-    def own_data(self) -> Any:
-        data = self.source.get('data')
-        return {} if data is None else data    # as Deckhand: no data is an empty map
 
 
 @dataclass
@@ -228,228 +86,6 @@ def layer_documents(documents: Sequence[Any], secret: Optional[Callable[[Any], b
     renderer.render()
     result = [_output(doc, renderer) for doc in docs if _returned(doc)]
     return LayeringResult(result, warnings)
-
-
-# --- reading documents ----------------------------------------------------------------
-def parse_document(index: int, document: Any) -> Document:
-    """Read the parts of a document layering and substitution use; malformed metadata is an error."""
-    if not isinstance(document, Mapping):
-        raise InvalidDocumentFormat('document %d (counting from 0) is a %s, not a map with schema, metadata and data'
-                                    % (index, type(document).__name__))
-    metadata = document.get('metadata')
-    schema = document.get('schema')
-    name = metadata.get('name') if isinstance(metadata, Mapping) else None
-    if not (isinstance(schema, str) and schema and isinstance(name, str) and name):
-        raise InvalidDocumentFormat('document %d (counting from 0) needs a schema and a metadata.name (strings); '
-                                    'it has schema %r and metadata.name %r' % (index, schema, name))
-    doc = Document(index, document, schema, name)
-    doc.control = schema.startswith(LAYERING_POLICY) or str(metadata.get('schema', '')).startswith(CONTROL_METADATA)
-    doc.encrypted = metadata.get('storagePolicy') == ENCRYPTED
-    if doc.control:
-        return doc     # control documents are never layered nor substituted
-    doc.labels = _map_at(doc, metadata, 'labels', 'metadata.labels')
-    doc.replacement = metadata.get('replacement') is True
-    definition = _map_at(doc, metadata, 'layeringDefinition', 'metadata.layeringDefinition')
-    _read_definition(doc, definition)
-    doc.substitutions = [read_substitution(doc, number, item)
-                         for number, item in enumerate(_list_at(doc, metadata, 'substitutions', 'metadata'), 1)]
-    return doc
-
-
-def _map_at(doc: Document, container: Mapping, key: str, where: str) -> Mapping:
-    value = container.get(key)
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise InvalidDocumentFormat('%s: %s must be a map, not %s' % (doc.describe(), where, type(value).__name__))
-    return value
-
-
-def _list_at(doc: Document, container: Mapping, key: str, where: str) -> Sequence:
-    value = container.get(key)
-    if value is None:
-        return []
-    if not isinstance(value, (list, tuple)):
-        raise InvalidDocumentFormat('%s: %s.%s must be a list, not %s'
-                                    % (doc.describe(), where, key, type(value).__name__))
-    return value
-
-
-def _read_definition(doc: Document, definition: Mapping) -> None:
-    layer = definition.get('layer')
-    if layer is not None and not isinstance(layer, str):
-        raise InvalidDocumentFormat('%s: metadata.layeringDefinition.layer must be a string, not %r'
-                                    % (doc.describe(), layer))
-    doc.layer = layer
-    doc.abstract = definition.get('abstract') is True
-    doc.selector = _map_at(doc, definition, 'parentSelector', 'metadata.layeringDefinition.parentSelector')
-    actions = _list_at(doc, definition, 'actions', 'metadata.layeringDefinition')
-    doc.actions = [_read_action(doc, number, action) for number, action in enumerate(actions, 1)]
-
-
-def _read_action(doc: Document, number: int, action: Any) -> Action:
-    where = '%s: action %d' % (doc.describe(), number)
-    if not isinstance(action, Mapping) or 'method' not in action or 'path' not in action:
-        raise InvalidDocumentFormat('%s must be a map with a method and a path, not %r' % (where, action))
-    method = action['method']
-    if method not in METHODS:
-        raise UnsupportedActionMethod('%s: unknown method %r; valid methods: %s' % (where, method, ', '.join(METHODS)))
-    text = action['path']
-    return Action(method, parse_action_path(text, '%s (%s)' % (where, method)), str(text))
-
-
-def read_substitution(doc: Document, number: int, item: Any) -> Substitution:
-    """One item of metadata.substitutions: src (schema, name, path, pattern, match_group) and dest (one or a list)."""
-    where = '%s: substitution %d' % (doc.describe(), number)
-    if not isinstance(item, Mapping) or set(item) != {'src', 'dest'}:
-        raise InvalidDocumentFormat('%s must be a map with src and dest, not %r' % (where, item))
-    src = _checked_map(item['src'], _SOURCE_KEYS, where + ': src')
-    for key in ('schema', 'name', 'path'):
-        if not isinstance(src.get(key), str):
-            raise InvalidDocumentFormat('%s: src.%s must be a string, not %r' % (where, key, src.get(key)))
-    group = src.get('match_group', 0)
-    if isinstance(group, bool) or not isinstance(group, int) or group < 0:
-        raise InvalidDocumentFormat('%s: src.match_group must be a number of a group, not %r' % (where, group))
-    dests = item['dest'] if isinstance(item['dest'], (list, tuple)) else [item['dest']]
-    if not dests:
-        raise InvalidDocumentFormat('%s: dest is an empty list' % where)
-    return Substitution(number, (src['schema'], src['name']), parse_path(src['path'], where + ': src.path'),
-                        src['path'], tuple(_read_destination(where + ': dest', dest) for dest in dests),
-                        _pattern(src.get('pattern'), where + ': src.pattern'), group)
-
-
-def _read_destination(where: str, dest: Any) -> Destination:
-    dest = _checked_map(dest, _DESTINATION_KEYS, where)
-    if not isinstance(dest.get('path'), str):
-        raise InvalidDocumentFormat('%s: path must be a string, not %r' % (where, dest.get('path')))
-    depth = None
-    if dest.get('recurse') is not None:
-        recurse = dest['recurse']
-        depth = recurse.get('depth') if isinstance(recurse, Mapping) else None
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < -1:
-            raise InvalidDocumentFormat('%s: recurse must be a map with depth, a number of levels (-1: all), not %r'
-                                        % (where, recurse))
-    pattern = _pattern(dest.get('pattern'), where + ': pattern')
-    if depth is not None and pattern is None:
-        raise InvalidDocumentFormat('%s: recurse needs a pattern' % where)
-    return Destination(parse_path(dest['path'], where + ': path'), dest['path'], pattern, depth)
-
-
-def _checked_map(value: Any, keys: frozenset, where: str) -> Mapping:
-    if not isinstance(value, Mapping):
-        raise InvalidDocumentFormat('%s must be a map, not %s' % (where, type(value).__name__))
-    unknown = sorted(str(key) for key in value if key not in keys)
-    if unknown:
-        raise InvalidDocumentFormat('%s: unknown key(s) %s; valid keys: %s'
-                                    % (where, ', '.join(unknown), ', '.join(sorted(keys))))
-    return value
-
-
-def _pattern(text: Any, where: str) -> Optional[re.Pattern]:
-    if text is None or text == '':
-        return None     # Deckhand: an empty pattern is no pattern
-    if not isinstance(text, str):
-        raise InvalidDocumentFormat('%s must be a regular expression (a string), not %r' % (where, text))
-    if _NESTED_REPETITION.search(text):
-        raise InvalidDocumentFormat('%s: %r repeats a group that itself repeats, which can take exponential time to '
-                                    'match; documents are data, so such patterns are refused' % (where, text))
-    try:
-        return re.compile(text)
-    except re.error as exc:
-        raise InvalidDocumentFormat('%s: %r is not a regular expression: %s' % (where, text, exc)) from exc
-
-
-# --- paths ----------------------------------------------------------------------------
-def parse_action_path(text: Any, where: str = 'path') -> Path:
-    """An action's path as Deckhand reads it: a leading ``.data`` or ``$.data`` is the data section itself."""
-    if isinstance(text, str):
-        text = _DATA_PREFIX.sub('', text.strip())
-    return parse_path(text, where)
-
-
-def parse_path(text: Any, where: str = 'path') -> Path:
-    """``.`` -> (), ``.a.b`` -> ('a', 'b'), ``.a[0]`` -> ('a', 0); ``$`` may stand for the root, ``a.b`` is ``.a.b``."""
-    if not isinstance(text, str):
-        raise InvalidDocumentFormat('%s: the path must be a string such as .a.b or .a[0], not %r' % (where, text))
-    rest = text.strip()
-    if rest.startswith('$'):
-        rest = rest[1:]
-    if rest in ('', '.'):
-        return ()
-    if rest.startswith('.['):
-        rest = rest[1:]
-    elif not rest.startswith(('.', '[')):
-        rest = '.' + rest     # Deckhand adds the leading dot
-    parts: List[Union[str, int]] = []
-    position = 0
-    while position < len(rest):
-        match = _SEGMENT.match(rest, position)
-        if match is None:
-            raise InvalidDocumentFormat('%s: cannot read the path %r at %r; paths are made of .key, .\'key\' and '
-                                        '[index]' % (where, text, rest[position:]))
-        parts.append(_segment(match))
-        position = match.end()
-    return tuple(parts)
-
-
-def _segment(match: Any) -> Union[str, int]:
-    if match.group('index') is not None:
-        return int(match.group('index'))
-    return next(value for name, value in match.groupdict().items() if name != 'index' and value is not None)
-
-
-def _holds(container: Any, part: Union[str, int]) -> bool:
-    if isinstance(part, int):
-        return isinstance(container, (list, tuple)) and part < len(container)
-    return isinstance(container, Mapping) and part in container
-
-
-def lookup(data: Any, path: Path) -> Tuple[bool, Any]:
-    """(found, value) at the path."""
-    for part in path:
-        if not _holds(data, part):
-            return False, None
-        data = data[part]
-    return True, data
-
-
-class PathConflict(Exception):
-    """A value of another kind is in the way of a path; the message says what and where."""
-
-
-def store(data: Any, path: Path, value: Any) -> Any:
-    """Set the value at the path (the data is changed in place), creating missing maps, or a list before an
-    index, on the way; a list shorter than an index is padded with empty maps, as Deckhand does.
-    Returns the data (the value itself for the root path)."""
-    if not path:
-        return value
-    container = data
-    last = len(path) - 1
-    for position, part in enumerate(path):
-        check_container(container, part)
-        if isinstance(part, int) and part >= len(container):
-            while len(container) < part:
-                container.append({})
-            container.append(None)
-        if position == last:
-            container[part] = value
-        else:
-            container = _step_into(container, part, path[position + 1])
-    return data
-
-
-def _step_into(container: Any, part: Union[str, int], following: Union[str, int]) -> Any:
-    """The container at ``part``; a missing or null one becomes a map, or a list before an index."""
-    current = container.get(part) if isinstance(part, str) else container[part]
-    if current is None:
-        current = container[part] = [] if isinstance(following, int) else {}
-    return current
-
-
-def check_container(container: Any, part: Union[str, int]) -> None:
-    wanted, kind = (list, 'list') if isinstance(part, int) else (MutableMapping, 'map')
-    if not isinstance(container, wanted):
-        raise PathConflict('the data holds a %s where the path needs a %s' % (type(container).__name__, kind))
 
 
 # --- the policy and the layers --------------------------------------------------------
@@ -735,7 +371,7 @@ class Renderer:
             if source.encrypted or self.receives_secrets.get(source.index):
                 self.receives_secrets[doc.index] = True     # Deckhand marks it encrypted, and so on downstream
             for destination in substitution.destinations:
-                data = inject(doc, substitution, destination, data, _Text(value, self.secret), self.warnings)
+                data = inject(doc, substitution, destination, data, SourceText(value, self.secret), self.warnings)
         return data
 
 
@@ -785,7 +421,7 @@ def _delete(doc: Document, action: Action, rendered: Any) -> Any:
         return {}
     found, container = lookup(rendered, action.path[:-1])
     last = action.path[-1]
-    if not (found and _holds(container, last)):
+    if not (found and holds(container, last)):
         raise MissingDocumentKey('%s: delete %r: the path is missing in the data the document inherits from its '
                                  'parent (%s); delete removes inherited data'
                                  % (doc.describe(), action.text, layering_source(doc).describe()))
@@ -817,122 +453,6 @@ def _store_action(doc: Document, action: Action, rendered: Any, value: Any) -> A
 
 def _action_conflict(doc: Document, action: Action, exc: PathConflict) -> DocumentError:
     return DocumentError('%s: %s %r: in the inherited data, %s' % (doc.describe(), action.method, action.text, exc))
-
-
-# --- substitution ---------------------------------------------------------------------
-def source_value(doc: Document, substitution: Substitution, source: Document, data: Any,
-                 warnings: List[str], secret: Callable[[Any], bool]) -> Any:
-    """The value at src.path of the source's rendered data, narrowed by src.pattern."""
-    found, value = lookup(data, substitution.path)
-    if not found or value is None:
-        raise SubstitutionSourceDataNotFound('%s: substitution %d: the source document %s has nothing at src.path %r'
-                                             % (doc.describe(), substitution.number, source.describe(),
-                                                substitution.path_text))
-    if substitution.pattern is None:
-        return value
-    if not isinstance(value, str) or secret(value):
-        raise UnknownSubstitutionError('%s: substitution %d: src.pattern needs text, but src.path %r of %s holds %s'
-                                       % (doc.describe(), substitution.number, substitution.path_text,
-                                          source.describe(), _what(value, secret)))
-    match = substitution.pattern.search(value)
-    if match is None:
-        warnings.append('%s: substitution %d: src.pattern %r does not match the value at src.path %r of %s; the '
-                        'whole value is used, as in Deckhand'
-                        % (doc.describe(), substitution.number, substitution.pattern.pattern, substitution.path_text,
-                           source.describe()))
-        return value
-    try:
-        return match.group(substitution.match_group)
-    except IndexError as exc:
-        raise InvalidDocumentFormat('%s: substitution %d: src.pattern %r has no group %d (src.match_group)'
-                                    % (doc.describe(), substitution.number, substitution.pattern.pattern,
-                                       substitution.match_group)) from exc
-
-
-def _what(value: Any, secret: Callable[[Any], bool]) -> str:
-    """What a value that cannot be put into text is, for messages (never the value itself)."""
-    if secret(value):
-        return ('an encrypted value (an Ansible vault value), never decrypted by substitution: substitute it whole, '
-                'without a pattern')
-    if isinstance(value, (Mapping, list, tuple, int, float)):
-        return 'a %s, which is not text' % type(value).__name__
-    return ('a %s, not text; an encrypted value (an Ansible vault value) is never decrypted by substitution: '
-            'substitute it whole, without a pattern' % type(value).__name__)
-
-
-def inject(doc: Document, substitution: Substitution, destination: Destination, data: Any, source: _Text,
-           warnings: List[str]) -> Any:
-    """The data with the value written at dest.path, or put in place of dest.pattern in the text there."""
-    where = '%s: substitution %d: dest.path %r' % (doc.describe(), substitution.number, destination.text)
-    if destination.pattern is None:
-        return _store_substitution(where, data, destination.path, copy_value(source.value))
-    found, current = lookup(data, destination.path)
-    if not found:
-        _check_writable(where, data, destination.path)     # a value in the way is that error, not a missing pattern
-    if destination.depth is not None and isinstance(current, (dict, list)):
-        replace_recursively(current, destination.pattern, lambda: source.text(where), destination.depth)
-        return data
-    if not (found and isinstance(current, str)):
-        raise MissingDocumentPattern('%s: dest.pattern %r replaces text, but the destination has %s there'
-                                     % (where, destination.pattern.pattern,
-                                        'a %s' % type(current).__name__ if found else 'nothing'))
-    if not destination.pattern.search(current):
-        warnings.append('%s: dest.pattern %r is not in the text there; nothing is replaced, as in Deckhand'
-                        % (where, destination.pattern.pattern))
-        return data
-    text = source.text(where)
-    return _store_substitution(where, data, destination.path, destination.pattern.sub(lambda _match: text, current))
-
-
-def _check_writable(where: str, data: Any, path: Path) -> None:
-    """Raise the error store() would raise for the path, without writing anything."""
-    for part in path:
-        try:
-            check_container(data, part)
-        except PathConflict as exc:
-            raise UnknownSubstitutionError('%s: %s' % (where, exc)) from exc
-        if not _holds(data, part) or data[part] is None:
-            return      # store() creates the rest
-        data = data[part]
-
-
-def _store_substitution(where: str, data: Any, path: Path, value: Any) -> Any:
-    try:
-        return store(data, path, value)
-    except PathConflict as exc:
-        raise UnknownSubstitutionError('%s: %s' % (where, exc)) from exc
-
-
-class _Text:
-    """A substitution's source value, as text only when a pattern needs it (and never an encrypted one)."""
-
-    def __init__(self, value: Any, secret: Callable[[Any], bool]) -> None:
-        self.value = value
-        self.secret = secret
-
-    def text(self, where: str) -> str:
-        if isinstance(self.value, str) and not self.secret(self.value):
-            return self.value
-        if isinstance(self.value, (bool, int, float)):
-            return str(self.value)      # Deckhand's str(): True, 1.5
-        raise UnknownSubstitutionError('%s: dest.pattern needs the source as text, but it is %s'
-                                       % (where, _what(self.value, self.secret)))
-
-
-def replace_recursively(container: Any, pattern: re.Pattern, text: Callable[[], str], depth: int,
-                        level: int = 0) -> None:
-    """Replace the pattern in every string of the maps and lists under ``container``, down to ``depth`` levels
-    (-1: all); strings without the pattern are left alone, as Deckhand's recurse does."""
-    if level == depth:
-        return
-    items = container.items() if isinstance(container, dict) else enumerate(container)
-    for key, item in list(items):
-        if isinstance(item, str):
-            if pattern.search(item):
-                replacement = text()
-                container[key] = pattern.sub(lambda _match: replacement, item)
-        elif isinstance(item, (dict, list)):
-            replace_recursively(item, pattern, text, depth, level + 1)
 
 
 # --- output ---------------------------------------------------------------------------

@@ -13,9 +13,9 @@ import copy
 import pytest
 import yaml
 
-from ansible_collections.strata.hier.plugins.module_utils.deckhand import (
-    InvalidDocumentParent, Renderer, SubstitutionDependencyCycle, layer_documents, parse_action_path, parse_document,
-    parse_path,
+from ansible_collections.strata.hier.plugins.module_utils.deckhand import Renderer, layer_documents
+from ansible_collections.strata.hier.plugins.module_utils.deckhand_documents import (
+    InvalidDocumentParent, SubstitutionDependencyCycle, parse_action_path, parse_document, parse_path,
 )
 from ansible_collections.strata.hier.plugins.module_utils.errors import DocumentError, MergeDepthError, MergeError
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import looped, nested

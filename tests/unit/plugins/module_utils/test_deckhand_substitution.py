@@ -13,9 +13,10 @@ import copy
 import pytest
 import yaml
 
-from ansible_collections.strata.hier.plugins.module_utils.deckhand import (
+from ansible_collections.strata.hier.plugins.module_utils.deckhand import layer_documents
+from ansible_collections.strata.hier.plugins.module_utils.deckhand_documents import (
     InvalidDocumentFormat, MissingDocumentPattern, SubstitutionDependencyCycle, SubstitutionSourceDataNotFound,
-    SubstitutionSourceNotFound, UnknownSubstitutionError, layer_documents,
+    SubstitutionSourceNotFound, UnknownSubstitutionError,
 )
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.test_deckhand import document, policy
 
