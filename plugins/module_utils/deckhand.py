@@ -55,6 +55,7 @@ from ansible_collections.strata.hier.plugins.module_utils.strategy import DEEP, 
 DECKHAND_MERGE = datum_strategy('deckhand', {'merge_hash': DEEP}, knockout_prefix=None)
 _RULES = MergeRules(DECKHAND_MERGE)
 
+
 def _never(_value: Any) -> bool:
     return False
 
