@@ -38,16 +38,28 @@ cleanup() {
 trap cleanup EXIT
 
 # ------------------------------------------------------------------ redis-server
+cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/strata-hier-test
+mkdir -p "$cache_root"
+install_redis_server() {
+    # policy-rc.d: no service of the package is started (this test runs its own server)
+    local policy_added= status=
+    if [[ ! -e /usr/sbin/policy-rc.d ]]; then
+        printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && policy_added=1
+    fi
+    # DPkg::Lock::Timeout: wait for another apt-get on this machine rather than fail
+    apt-get -o DPkg::Lock::Timeout=900 update -qq \
+        && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq redis-server > /dev/null \
+        || status=$?
+    [[ -n $policy_added ]] && rm -f /usr/sbin/policy-rc.d
+    [[ -z $status ]] || { echo "apt-get install redis-server failed ($status)"; exit 1; }
+}
 if ! command -v redis-server > /dev/null; then
     if [[ $(id -u) == 0 ]] && command -v apt-get > /dev/null; then
-        # policy-rc.d: no service of the package is started (this test runs its own server)
-        policy_added=
-        if [[ ! -e /usr/sbin/policy-rc.d ]]; then
-            printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && policy_added=1
-        fi
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server > /dev/null || status=$?
-        [[ -n $policy_added ]] && rm -f /usr/sbin/policy-rc.d
-        [[ -z ${status:-} ]] || { echo "apt-get install redis-server failed ($status)"; exit 1; }
+        # the test suite runs this test for several ansible-core releases at once: one of them installs
+        exec {apt_lock}> "$cache_root/apt-get.lock"
+        flock "$apt_lock"
+        command -v redis-server > /dev/null || install_redis_server
+        flock -u "$apt_lock"
     else
         echo "redis-server is not installed: install it (Debian/Ubuntu: apt-get install redis-server) and run again"
         exit 1
@@ -62,7 +74,6 @@ if ! "$ansible_python" -c 'import redis' 2> /dev/null; then
 fi
 
 # ------------------------------------------------------------------ community.general, for this test only
-cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/strata-hier-test
 general_root=$cache_root/community.general-from-${COMMUNITY_GENERAL_FROM//==/-}
 if [[ ! -f $general_root/ansible_collections/community/general/MANIFEST.json ]]; then
     download=$work/download
