@@ -23,7 +23,9 @@ def kind_of(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         if not value:
             return EMPTY_LIST
-        return MAP_LIST if all(isinstance(item, Mapping) for item in value) else SCALAR_LIST
+        if MAP_TYPES.issuperset(map(type, value)):     # the hot path: a set look-up per item, in C
+            return MAP_LIST
+        return MAP_LIST if all(family_of(item) is MAP for item in value) else SCALAR_LIST
     return SCALAR
 
 
@@ -33,6 +35,10 @@ _FAMILY_BY_TYPE = {dict: MAP, list: LIST, tuple: LIST, str: SCALAR, int: SCALAR,
 SCALAR_TYPES = {kind for kind, family in _FAMILY_BY_TYPE.items() if family is SCALAR}
 """The scalar types met so far (the builtin ones, then such as Ansible's tagged strings): the merge's hot path
 tells scalars by a set look-up of their type."""
+VALUE_TYPES = SCALAR_TYPES - {type(None)}
+"""The scalar types but null's."""
+MAP_TYPES = {kind for kind, family in _FAMILY_BY_TYPE.items() if family is MAP}
+"""The same for maps."""
 
 
 def family_of(value: Any) -> str:
@@ -47,6 +53,9 @@ def family_of(value: Any) -> str:
         _FAMILY_BY_TYPE[type(value)] = family
         if family is SCALAR:
             SCALAR_TYPES.add(type(value))
+            VALUE_TYPES.add(type(value))
+        elif family is MAP:
+            MAP_TYPES.add(type(value))
     return family
 
 

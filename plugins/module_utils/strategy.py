@@ -77,7 +77,7 @@ class MergeStrategy:
 
     @property
     def merges_scalars(self) -> bool:
-        return not self.scalars.trivial
+        return not self.scalars.takes_most_specific()
 
     def _cached(self, key: Any, build: Callable[[], 'MergeStrategy']) -> 'MergeStrategy':
         derived = self._derived.get(key)

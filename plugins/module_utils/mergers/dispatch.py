@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, List, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.kinds import (
-    EMPTY_LIST, LIST, MAP, MAP_LIST, family_of, list_kind,
+    EMPTY_LIST, LIST, MAP, MAP_LIST, family_of, kind_of,
 )
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
@@ -92,16 +92,17 @@ class ByType:
         if depth > MAX_DEPTH:
             raise too_deep(path)
         if self.lists == TOGETHER:
-            kinds = {list_kind([items]) for items in lists}
+            kinds = {kind_of(items) for items in lists}
             kinds.discard(EMPTY_LIST)
             if not kinds:
                 return []
             merger = strategy.hash_arrays if kinds == {MAP_LIST} else strategy.scalar_lists
             return merger.merge(run, path, lists, strategy, depth)
-        kind = list_kind(lists[::-1] if self.least else lists)
+        kinds = [kind_of(items) for items in lists]
+        kind = next((kind for kind in (kinds[::-1] if self.least else kinds) if kind != EMPTY_LIST), EMPTY_LIST)
         if kind == EMPTY_LIST:
             return []
-        same = [items for items in lists if list_kind([items]) in (kind, EMPTY_LIST)]
+        same = [items for items, items_kind in zip(lists, kinds) if items_kind in (kind, EMPTY_LIST)]
         if len(same) != len(lists):
             run.warnings.append('type mismatch at %r: lists of maps and lists of scalars do not merge; the %s '
                                 'specific kind was kept' % (join_path(path), 'least' if self.least else 'most'))

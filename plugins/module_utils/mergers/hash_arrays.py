@@ -29,6 +29,7 @@ from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
     DEFAULT_TUPLE_KEYS, GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger,
     canonical_name, fold_text, general_first,
 )
+from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import may_hold_markers
 from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import PLAIN_SCALARS, SUM
 
 UNIQUE_KEY_VAL_TUPLES = 'UniqueKeyValTuples'
@@ -65,8 +66,14 @@ class HashArrayMerger(Merger):
             raise too_deep(path)
         items_strategy = strategy.deep_items if self.mode == DEEP_TUPLE else strategy.whole
         maps = items_strategy.maps
-        result = [maps.merge(run, path, group[:1] if maps.takes_one else group, items_strategy, depth + 1)
-                  for group in self.groups(run, values[self.takes])]
+        groups = self.groups(run, values[self.takes])
+        if maps.takes_one:
+            result = [maps.merge(run, path, group[:1], items_strategy, depth + 1) for group in groups]
+        elif maps.merges_plainly(run, items_strategy):
+            result = [maps.merge_plain(run, path, group, items_strategy, depth + 1)
+                      or maps.merge(run, path, group, items_strategy, depth + 1) for group in groups]
+        else:
+            result = [maps.merge(run, path, group, items_strategy, depth + 1) for group in groups]
         run.budget.spend(len(result), path)
         return result
 
@@ -85,6 +92,16 @@ class HashArrayMerger(Merger):
         for items in lists:
             starts.append(len(ordered))
             knocked_out = knockouts.knocked_out if knockouts.any_knocked() else None    # changes only between layers
+            plain = None if knocked_out is not None or view_of is not None else self._plain_identities(items, knockouts)
+            if plain is not None:       # the hot path: each item has its identity, none is a marker
+                for item, identity in zip(items, plain):
+                    group = groups.get(identity)
+                    if group is None:
+                        groups[identity] = group = [item]
+                        ordered.append(group)
+                    else:
+                        group.append(item)
+                continue
             for item in items:
                 view = item if view_of is None else view_of(item)
                 if knockouts.is_marker(view) or (knocked_out is not None and knocked_out(view)):
@@ -101,6 +118,18 @@ class HashArrayMerger(Merger):
         if self.order == GENERAL_FIRST and len(starts) > 1:
             return general_first(ordered, starts)
         return ordered
+
+    def _plain_identities(self, items: Sequence[Any], knockouts: Any) -> Optional[List[Tuple[Any, ...]]]:
+        """The identities of a layer's items when one tuple key, present in every item, holds text or numbers
+        of the builtin types, none of them a knockout (the lists are built in C); else None."""
+        if self.mode not in TUPLE_MODES or self.match != BY_TUPLE_KEYS or len(knockouts.keys) != 1 \
+                or self.case_insensitive:
+            return None
+        key = knockouts.keys[0]
+        values = [item.get(key, _MISSING) for item in items]
+        if not PLAIN_SCALARS.issuperset(map(type, values)) or may_hold_markers(values, self.knockout_prefix):
+            return None
+        return list(zip(values))       # as _one_key_tuple: (value,)
 
     def _identifier(self, run: Any, keys: Tuple[Any, ...]) -> Callable[[Any, Any], Any]:
         """How an item is identified: (item, its view) -> a hashable identity, or None (unmatched)."""

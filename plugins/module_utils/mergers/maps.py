@@ -19,9 +19,10 @@ less specific keys (cloud-init's dict merger), and the least specific map's keys
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from itertools import chain
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCALAR, SCALAR_TYPES
+from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCALAR, SCALAR_TYPES, VALUE_TYPES
 from ansible_collections.strata.hier.plugins.module_utils.knockout import is_marker, knockout_text, unmark
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
@@ -37,6 +38,11 @@ NULL_MODES = (NULL_MISSING, NULL_VALUE, NULL_DELETES)
 
 _ABSENT = object()
 _PLAIN_MAPS = frozenset((dict,))
+_PLAIN_KEYS: Dict[str, set] = {}
+"""Per knockout prefix, map keys seen not to start with it; emptied when it outgrows the limit."""
+_PLAIN_KEYS_LIMIT = 1 << 16
+_MANY_KEYS = 8
+"""Maps from this size merge faster by dict operations than key by key, when they hold only scalars."""
 
 
 @dataclass(frozen=True)
@@ -70,14 +76,15 @@ class MapMerger(Merger):
         ``run.sources``.  ``documents``: the maps are whole documents, each key merging by its own rule."""
         if depth > MAX_DEPTH:
             raise too_deep(path)
-        maps = values[self.takes]
-        trivial = strategy.scalars.trivial and not run.rules.scalar_rules
-        if len(maps) == 1 and layers is None and not documents and trivial and self.plain_keys \
-                and not may_hold_markers(maps[0], self.knockout_prefix):
-            return self._copy(run, path, maps[0], strategy, depth)
+        maps = values if self.takes_all else values[self.takes]
+        if layers is None and not documents and self.merges_plainly(run, strategy):
+            plain = self.merge_plain(run, path, maps, strategy, depth)
+            if plain is not None:
+                return plain
         if layers is not None:
             layers = layers[self.takes]
         entries, spelled, supplied = self.collect(maps, layers is not None)
+        trivial = strategy.scalars.trivial and not run.rules.scalar_rules
         nested = self.recurses and not documents and not run.rules.has_rules     # maps in maps merge like this one
         result = {}
         for folded, found in entries.items():
@@ -100,15 +107,60 @@ class MapMerger(Merger):
             return self._keys_general_first(result, maps, spelled)
         return result
 
+    def merges_plainly(self, run: Any, strategy: Any) -> bool:
+        """Whether merge_plain may merge maps of this run with ``strategy``: keys as written, nulls not found,
+        scalars taken from the most specific map."""
+        return self.plain_keys and strategy.scalars.trivial and not run.rules.scalar_rules
+
+    def merge_plain(self, run: Any, path: Tuple[Any, ...], maps: List[Any], strategy: Any,
+                    depth: int) -> Optional[dict]:
+        """merge's hot path (nested maps, hash-array items) when merges_plainly, nothing is tracked and the maps
+        are not whole documents: None when the maps need the general path (a knockout marker among the keys...)."""
+        if depth > MAX_DEPTH:
+            raise too_deep(path)
+        if len(maps) == 1:
+            return None if keys_may_hold_markers(maps[0], self.knockout_prefix) \
+                else self._copy(run, path, maps[0], strategy, depth)
+        if self.key_order != SPECIFIC_FIRST:
+            return None
+        if len(maps[0]) >= _MANY_KEYS and only_values(maps):    # such as the leaves of a tree: in C
+            result = dict.fromkeys(chain.from_iterable(maps))
+            if keys_may_hold_markers(result, self.knockout_prefix):
+                return None
+            for mapping in reversed(maps):
+                result.update(mapping)
+            run.budget.spend(len(result), path)
+            return result
+        entries = collect_simple(maps)
+        if keys_may_hold_markers(entries, self.knockout_prefix):
+            return None
+        nested = self.recurses and not run.rules.has_rules and strategy.maps is self    # maps in maps merge alike
+        result = {}
+        for key, found in entries.items():
+            if not found:
+                result[key] = None
+            elif SCALAR_TYPES.issuperset(map(type, found)):
+                result[key] = found[0]
+            elif nested and _PLAIN_MAPS.issuperset(map(type, found)):
+                result[key] = self.merge_plain(run, path + (key,), found, strategy, depth + 1) \
+                    or self.merge(run, path + (key,), found, strategy, depth + 1)
+            else:
+                result[key] = self._merge_key(run, path + (key,), found, strategy, depth, False)[0]
+        run.budget.spend(len(result), path)
+        return result
+
     def _copy(self, run: Any, path: Tuple[Any, ...], mapping: Mapping, strategy: Any, depth: int) -> dict:
         """merge of one map, the hot path of hash-array items and single layers: scalars (nulls too) as they are,
         containers merged alone (copied)."""
-        result = {}
-        for key, value in mapping.items():
-            if type(value) in SCALAR_TYPES:
-                result[key] = value
-            else:
-                result[key] = self._merge_key(run, path + (key,), [value], strategy, depth, False)[0]
+        result = dict(mapping)
+        if not SCALAR_TYPES.issuperset(map(type, mapping.values())):
+            nested = self.recurses and not run.rules.has_rules and strategy.maps is self    # maps in maps merge alike
+            for key, value in mapping.items():
+                if type(value) is dict and nested:
+                    result[key] = self.merge_plain(run, path + (key,), [value], strategy, depth + 1) \
+                        or self.merge(run, path + (key,), [value], strategy, depth + 1)
+                elif type(value) not in SCALAR_TYPES:
+                    result[key] = self._merge_key(run, path + (key,), [value], strategy, depth, False)[0]
         run.budget.spend(len(result), path)
         return result
 
@@ -158,7 +210,7 @@ class MapMerger(Merger):
         """
         if not track and self.plain_keys:
             entries = collect_simple(maps)
-            if not may_hold_markers(entries, self.knockout_prefix):
+            if not keys_may_hold_markers(entries, self.knockout_prefix):
                 return entries, None, None
         collected = _Collected(self, track)
         for index, mapping in enumerate(maps):
@@ -256,18 +308,41 @@ class _Collected:
                     del self.supplied[folded]
 
 
-def may_hold_markers(keys: Mapping, prefix: Optional[str]) -> bool:
-    """Whether any key may start with the knockout prefix.
+def may_hold_markers(texts: Iterable[Any], prefix: Optional[str]) -> bool:
+    """Whether any text may start with the knockout prefix.
 
-    The merge's hot path: joining text keys and searching the result runs in C;
-    a non-text key or a false alarm only sends the maps down the general path.
+    The merge's hot path: joining the texts and searching the result runs in C;
+    a non-text item or a false alarm only sends the values down the general path.
     """
-    if prefix is None or not keys:
+    if prefix is None or not texts:
         return False
     try:
-        return ('\n' + '\n'.join(keys)).find('\n' + prefix) >= 0
+        return ('\n' + '\n'.join(texts)).find('\n' + prefix) >= 0
     except TypeError:
         return True
+
+
+def keys_may_hold_markers(keys: Iterable[Any], prefix: Optional[str]) -> bool:
+    """may_hold_markers for map keys, which repeat from map to map: keys seen to be plain answer from a set."""
+    if prefix is None or not keys:
+        return False
+    plain = _PLAIN_KEYS.get(prefix)
+    if plain is not None and plain.issuperset(keys):
+        return False
+    if may_hold_markers(keys, prefix):
+        return True
+    if plain is None or len(plain) > _PLAIN_KEYS_LIMIT:
+        plain = _PLAIN_KEYS[prefix] = set()
+    plain.update(keys)
+    return False
+
+
+def only_values(maps: Sequence[Mapping]) -> bool:
+    """Whether the maps hold only scalars, no null."""
+    for mapping in maps:
+        if not VALUE_TYPES.issuperset(map(type, mapping.values())):
+            return False
+    return True
 
 
 def collect_simple(maps: Sequence[Mapping]) -> Dict[Any, List[Any]]:

@@ -45,7 +45,11 @@ class ScalarMerger:
         object.__setattr__(self, 'order', canonical_name(self.order, ORDERS, 'merge option string_order value'))
         if not isinstance(self.separator, str):
             raise StrategyError('string_separator must be a string, not %r' % (self.separator,))
-        object.__setattr__(self, 'trivial', self.strings == MOST_SPECIFIC == self.others)
+        object.__setattr__(self, 'trivial', self.takes_most_specific())
+
+    def takes_most_specific(self) -> bool:
+        """Whether the most specific value always wins (what ``trivial`` settles for the hot path)."""
+        return self.strings == MOST_SPECIFIC == self.others
 
     def merge(self, values: List[Any]) -> Any:
         """Scalars of several layers, most specific first."""

@@ -33,6 +33,13 @@ class _Forgetful(dict):
         pass
 
 
+class _ForgetfulSet(set):
+    """A type set that never remembers: kind_of checks every item by family_of."""
+
+    def add(self, element):
+        pass
+
+
 def _never():
     """A settled flag switched off: instances keep writing it, every read gives False."""
     return property(lambda self: False, lambda self, settled: None)
@@ -43,6 +50,10 @@ def general_path(rules):
     """Every fast path of the engine off."""
     with contextlib.ExitStack() as stack:
         stack.enter_context(mock.patch.object(maps, 'may_hold_markers', lambda keys, prefix: True))
+        stack.enter_context(mock.patch.object(maps, 'keys_may_hold_markers', lambda keys, prefix: True))
+        stack.enter_context(mock.patch.object(hash_arrays, 'may_hold_markers', lambda texts, prefix: True))
+        stack.enter_context(mock.patch.object(maps, 'VALUE_TYPES', frozenset()))
+        stack.enter_context(mock.patch.object(kinds, 'MAP_TYPES', _ForgetfulSet()))
         stack.enter_context(mock.patch.object(maps, 'SCALAR_TYPES', frozenset()))
         stack.enter_context(mock.patch.object(MergeStrategy, 'is_whole', _never(), create=True))
         stack.enter_context(mock.patch.object(ScalarMerger, 'trivial', _never(), create=True))
@@ -66,6 +77,14 @@ TREES = st.recursive(SCALARS, lambda children: st.one_of(
     st.lists(HASH_ITEMS, min_size=1, max_size=3),
     st.dictionaries(KEYS, children, max_size=4)), max_leaves=14)
 LAYERS = st.lists(st.one_of(st.none(), TREES), min_size=1, max_size=4)
+WIDE_KEYS = st.sampled_from(['k%d' % index for index in range(10)] + ['--k1', '!k2', 'K0'])
+WIDE_MAPS = st.one_of(
+    st.dictionaries(WIDE_KEYS, st.one_of(st.sampled_from(['p', '--p', '']), st.integers(-2, 2)), min_size=8),
+    st.dictionaries(WIDE_KEYS, st.one_of(SCALARS, st.dictionaries(KEYS, SCALARS, max_size=2)), min_size=8))
+"""Maps wide enough for the merge of maps of scalars by dict operations, mostly such maps."""
+NAMED_ITEMS = st.fixed_dictionaries({'Name': st.one_of(st.sampled_from(['p', 'q', '--p', '--q']), st.integers(0, 2))},
+                                    optional={'v': SCALARS, 'o': st.dictionaries(KEYS, SCALARS, max_size=2)})
+"""Hash-array items that all hold the tuple key Name."""
 MAP_LAYERS = st.lists(st.one_of(st.none(), st.dictionaries(KEYS, TREES, max_size=4)), min_size=1, max_size=4)
 
 PRESETS = st.sampled_from(['MostSpecific', 'hash', 'deep', 'Unique', 'Sum', 'DeepTuple', 'UniqueKeyValTuples'])
@@ -116,6 +135,30 @@ def test_fast_paths_agree_with_the_general_path(values, spec, lookup_options, ca
 def test_fast_paths_agree_on_whole_documents(documents, spec, lookup_options, case_insensitive):
     rules = build_rules(spec, lookup_options, case_insensitive)
     fast, general = both_paths(merge_documents, documents, rules)
+    assert repr(fast) == repr(general)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.none(), WIDE_MAPS, st.fixed_dictionaries({'a': WIDE_MAPS})), min_size=1, max_size=4),
+       SPECS, LOOKUP_OPTIONS, st.booleans())
+def test_fast_paths_agree_on_wide_maps(values, spec, lookup_options, case_insensitive):
+    rules = build_rules(spec, lookup_options, case_insensitive)
+    fast, general = both_paths(merge_layers, values, rules, ())
+    assert repr(fast) == repr(general)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.fixed_dictionaries({'a': st.lists(NAMED_ITEMS, min_size=1, max_size=4)})),
+                min_size=1, max_size=4),
+       st.one_of(SPECS, st.fixed_dictionaries({
+           'merge_hash': st.just('deep'),
+           'merge_hash_array': st.sampled_from(['DeepTuple', 'UniqueKeyValTuples']),
+           'merge_options': st.fixed_dictionaries({'knockout_prefix': st.sampled_from([None, '--']),
+                                                   'tuple_keys': st.just(['Name'])})})),
+       st.booleans())
+def test_fast_paths_agree_on_hash_arrays_with_one_tuple_key(values, spec, case_insensitive):
+    rules = build_rules(spec, {}, case_insensitive)
+    fast, general = both_paths(merge_layers, values, rules, ())
     assert repr(fast) == repr(general)
 
 
