@@ -156,7 +156,7 @@ class MapMerger(Merger):
         if not SCALAR_TYPES.issuperset(map(type, mapping.values())):
             nested = self.recurses and not run.rules.has_rules and strategy.maps is self    # maps in maps merge alike
             for key, value in mapping.items():
-                if type(value) is dict and nested:
+                if nested and type(value) in _PLAIN_MAPS:
                     result[key] = self.merge_plain(run, path + (key,), [value], strategy, depth + 1) \
                         or self.merge(run, path + (key,), [value], strategy, depth + 1)
                 elif type(value) not in SCALAR_TYPES:

@@ -42,7 +42,7 @@ cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/strata-hier-test
 mkdir -p "$cache_root"
 install_redis_server() {
     # policy-rc.d: no service of the package is started (this test runs its own server)
-    local policy_added= status=
+    local policy_added='' status=''
     if [[ ! -e /usr/sbin/policy-rc.d ]]; then
         printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && policy_added=1
     fi
