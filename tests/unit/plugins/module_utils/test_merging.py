@@ -7,10 +7,13 @@
 from __future__ import annotations
 
 import copy
+import gc
+from unittest import mock
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
+from ansible_collections.strata.hier.plugins.module_utils import merging
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeInputError
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, copy_value
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
@@ -234,3 +237,28 @@ class TestDocuments:
         from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents
         with pytest.raises(MergeInputError, match='document 1 is a list'):
             merge_documents([{}, ['a']], DEEP)
+
+
+def test_merges_pause_the_cycle_collector_and_restore_it():
+    """A merge runs without the cycle collector (it makes no cycles) and leaves it as it found it, error or not."""
+    during = []
+    real_init = merging.MergeRun.__init__
+
+    def recording_init(self, *args):
+        during.append(gc.isenabled())
+        real_init(self, *args)
+
+    with mock.patch.object(merging.MergeRun, '__init__', recording_init):
+        assert merging.merge_layers([{'a': 1}, {'b': 2}], MergeRules('deep')).value == {'a': 1, 'b': 2}
+        assert merging.merge_documents([{'a': {'x': 1}}, {'a': {'y': 2}}], MergeRules('deep')).value == \
+            {'a': {'x': 1, 'y': 2}}
+    assert during == [False, False] and gc.isenabled()
+    with pytest.raises(MergeInputError):
+        merging.merge_documents([{'a': 1}, 'text'], MergeRules('deep'))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        merging.merge_layers([{'a': 1}], MergeRules('deep'))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
