@@ -98,10 +98,6 @@ class Merger:
     def takes_one(self) -> bool:
         return self.takes is not _ALL
 
-    @property
-    def takes_all(self) -> bool:
-        return self.takes is _ALL
-
     def sources(self, indexes: List[int], value: Any = None) -> List[int]:
         """The layers (of ``indexes``, most specific first) whose values are in the result."""
         return list(indexes[self.takes])

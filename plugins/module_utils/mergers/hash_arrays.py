@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
 from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCALAR, family_of
@@ -70,8 +70,7 @@ class HashArrayMerger(Merger):
         if maps.takes_one:
             result = [maps.merge(run, path, group[:1], items_strategy, depth + 1) for group in groups]
         elif maps.merges_plainly(run, items_strategy):
-            result = [maps.merge_plain(run, path, group, items_strategy, depth + 1)
-                      or maps.merge(run, path, group, items_strategy, depth + 1) for group in groups]
+            result = [maps.merge_nested(run, path, group, items_strategy, depth + 1) for group in groups]
         else:
             result = [maps.merge(run, path, group, items_strategy, depth + 1) for group in groups]
         run.budget.spend(len(result), path)
@@ -85,51 +84,33 @@ class HashArrayMerger(Merger):
         """
         knockouts = run.item_knockouts(self)
         identify = self._identifier(run, knockouts.keys)
+        plain_key = self._plain_tuple_key(knockouts.keys)
         groups: Dict[Any, List[Any]] = {}
         ordered: List[List[Any]] = []
         starts: List[int] = []
-        view_of = knockouts.view if knockouts.folds else None    # None: an item is its own view
         for items in lists:
             starts.append(len(ordered))
-            knocked_out = knockouts.knocked_out if knockouts.any_knocked() else None    # changes only between layers
-            plain = None if knocked_out is not None or view_of is not None else self._plain_identities(items, knockouts)
-            if plain is not None:       # the hot path: each item has its identity, none is a marker
-                for item, identity in zip(items, plain):
-                    group = groups.get(identity)
-                    if group is None:
-                        groups[identity] = group = [item]
-                        ordered.append(group)
-                    else:
-                        group.append(item)
-                continue
-            for item in items:
-                view = item if view_of is None else view_of(item)
-                if knockouts.is_marker(view) or (knocked_out is not None and knocked_out(view)):
-                    continue
-                identity = identify(item, view)
+            identified = None if plain_key is None else _plain_identities(items, plain_key, self.knockout_prefix, knockouts)
+            for item, identity in identified or _identified(items, knockouts, identify):
                 if identity is None:
                     ordered.append([item])
-                elif identity in groups:
-                    groups[identity].append(item)
-                else:
+                    continue
+                group = groups.get(identity)
+                if group is None:
                     groups[identity] = group = [item]
                     ordered.append(group)
+                else:
+                    group.append(item)
             knockouts.end_layer()
         if self.order == GENERAL_FIRST and len(starts) > 1:
             return general_first(ordered, starts)
         return ordered
 
-    def _plain_identities(self, items: Sequence[Any], knockouts: Any) -> Optional[List[Tuple[Any, ...]]]:
-        """The identities of a layer's items when one tuple key, present in every item, holds text or numbers
-        of the builtin types, none of them a knockout (the lists are built in C); else None."""
-        if self.mode not in TUPLE_MODES or self.match != BY_TUPLE_KEYS or len(knockouts.keys) != 1 \
-                or self.case_insensitive:
-            return None
-        key = knockouts.keys[0]
-        values = [item.get(key, _MISSING) for item in items]
-        if not PLAIN_SCALARS.issuperset(map(type, values)) or may_hold_markers(values, self.knockout_prefix):
-            return None
-        return list(zip(values))       # as _one_key_tuple: (value,)
+    def _plain_tuple_key(self, keys: Tuple[Any, ...]) -> Optional[Any]:
+        """The tuple key when it is one and compares as written: layers may then be identified in C."""
+        if self.mode in TUPLE_MODES and self.match == BY_TUPLE_KEYS and len(keys) == 1 and not self.case_insensitive:
+            return keys[0]
+        return None
 
     def _identifier(self, run: Any, keys: Tuple[Any, ...]) -> Callable[[Any, Any], Any]:
         """How an item is identified: (item, its view) -> a hashable identity, or None (unmatched)."""
@@ -142,6 +123,29 @@ class HashArrayMerger(Merger):
         if len(keys) == 1 and not self.case_insensitive:     # else tuple values fold: freeze them all
             return functools.partial(_one_key_tuple, keys[0], freeze)
         return lambda item, view: item_tuple(view, keys, freeze)
+
+
+def _identified(items: Sequence[Any], knockouts: Any, identify: Callable[[Any, Any], Any]) -> Iterator[Tuple[Any, Any]]:
+    """(item, identity) of a layer's items; knockout markers and knocked-out items are left out."""
+    view_of = knockouts.view if knockouts.folds else None    # None: an item is its own view
+    knocked_out = knockouts.knocked_out if knockouts.any_knocked() else None    # changes only between layers
+    for item in items:
+        view = item if view_of is None else view_of(item)
+        if knockouts.is_marker(view) or (knocked_out is not None and knocked_out(view)):
+            continue
+        yield item, identify(item, view)
+
+
+def _plain_identities(items: Sequence[Any], key: Any, prefix: Optional[str],
+                      knockouts: Any) -> Optional[Iterator[Tuple[Any, Any]]]:
+    """_identified's hot path, built in C: when every item holds ``key`` with text or a number of the builtin
+    types, none a knockout marker, and nothing is knocked out yet; else None."""
+    if knockouts.any_knocked():
+        return None
+    values = [item.get(key, _MISSING) for item in items]
+    if not PLAIN_SCALARS.issuperset(map(type, values)) or may_hold_markers(values, prefix):
+        return None
+    return zip(items, zip(values))      # identities as _one_key_tuple's: (value,)
 
 
 def _unmatched(item: Any, view: Any) -> None:

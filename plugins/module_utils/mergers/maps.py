@@ -76,11 +76,15 @@ class MapMerger(Merger):
         ``run.sources``.  ``documents``: the maps are whole documents, each key merging by its own rule."""
         if depth > MAX_DEPTH:
             raise too_deep(path)
-        maps = values if self.takes_all else values[self.takes]
+        maps = values[self.takes] if self.takes_one else values
         if layers is None and not documents and self.merges_plainly(run, strategy):
             plain = self.merge_plain(run, path, maps, strategy, depth)
             if plain is not None:
                 return plain
+        return self._merge_general(run, path, maps, strategy, depth, layers, documents)
+
+    def _merge_general(self, run: Any, path: Tuple[Any, ...], maps: List[Any], strategy: Any, depth: int,
+                       layers: Optional[List[int]] = None, documents: bool = False) -> dict:
         if layers is not None:
             layers = layers[self.takes]
         entries, spelled, supplied = self.collect(maps, layers is not None)
@@ -112,6 +116,12 @@ class MapMerger(Merger):
         scalars taken from the most specific map."""
         return self.plain_keys and strategy.scalars.trivial and not run.rules.scalar_rules
 
+    def merge_nested(self, run: Any, path: Tuple[Any, ...], maps: List[Any], strategy: Any, depth: int) -> dict:
+        """Maps merged with every layer taken, nothing tracked and not as documents, when merges_plainly holds:
+        by merge_plain or, when it declines, by the general path."""
+        merged = self.merge_plain(run, path, maps, strategy, depth)
+        return self._merge_general(run, path, maps, strategy, depth) if merged is None else merged
+
     def merge_plain(self, run: Any, path: Tuple[Any, ...], maps: List[Any], strategy: Any,
                     depth: int) -> Optional[dict]:
         """merge's hot path (nested maps, hash-array items) when merges_plainly, nothing is tracked and the maps
@@ -142,8 +152,7 @@ class MapMerger(Merger):
             elif SCALAR_TYPES.issuperset(map(type, found)):
                 result[key] = found[0]
             elif nested and _PLAIN_MAPS.issuperset(map(type, found)):
-                result[key] = self.merge_plain(run, path + (key,), found, strategy, depth + 1) \
-                    or self.merge(run, path + (key,), found, strategy, depth + 1)
+                result[key] = self.merge_nested(run, path + (key,), found, strategy, depth + 1)
             else:
                 result[key] = self._merge_key(run, path + (key,), found, strategy, depth, False)[0]
         run.budget.spend(len(result), path)
@@ -157,8 +166,7 @@ class MapMerger(Merger):
             nested = self.recurses and not run.rules.has_rules and strategy.maps is self    # maps in maps merge alike
             for key, value in mapping.items():
                 if nested and type(value) in _PLAIN_MAPS:
-                    result[key] = self.merge_plain(run, path + (key,), [value], strategy, depth + 1) \
-                        or self.merge(run, path + (key,), [value], strategy, depth + 1)
+                    result[key] = self.merge_nested(run, path + (key,), [value], strategy, depth + 1)
                 elif type(value) not in SCALAR_TYPES:
                     result[key] = self._merge_key(run, path + (key,), [value], strategy, depth, False)[0]
         run.budget.spend(len(result), path)

@@ -78,8 +78,10 @@ TREES = st.recursive(SCALARS, lambda children: st.one_of(
     st.dictionaries(KEYS, children, max_size=4)), max_leaves=14)
 LAYERS = st.lists(st.one_of(st.none(), TREES), min_size=1, max_size=4)
 WIDE_KEYS = st.sampled_from(['k%d' % index for index in range(10)] + ['--k1', '!k2', 'K0'])
+PLAIN_WIDE_MAPS = st.dictionaries(WIDE_KEYS, st.one_of(st.sampled_from(['p', '--p', '']), st.integers(-2, 2)),
+                                  min_size=8)
 WIDE_MAPS = st.one_of(
-    st.dictionaries(WIDE_KEYS, st.one_of(st.sampled_from(['p', '--p', '']), st.integers(-2, 2)), min_size=8),
+    PLAIN_WIDE_MAPS, PLAIN_WIDE_MAPS,
     st.dictionaries(WIDE_KEYS, st.one_of(SCALARS, st.dictionaries(KEYS, SCALARS, max_size=2)), min_size=8))
 """Maps wide enough for the merge of maps of scalars by dict operations, mostly such maps."""
 NAMED_ITEMS = st.fixed_dictionaries({'Name': st.one_of(st.sampled_from(['p', 'q', '--p', '--q']), st.integers(0, 2))},
@@ -139,8 +141,9 @@ def test_fast_paths_agree_on_whole_documents(documents, spec, lookup_options, ca
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(st.none(), WIDE_MAPS, st.fixed_dictionaries({'a': WIDE_MAPS})), min_size=1, max_size=4),
-       SPECS, LOOKUP_OPTIONS, st.booleans())
+@given(st.lists(st.one_of(WIDE_MAPS, st.fixed_dictionaries({'a': WIDE_MAPS}), st.fixed_dictionaries({'a': WIDE_MAPS}),
+                          st.none()), min_size=2, max_size=4),
+       st.one_of(st.just('deep'), SPECS), st.one_of(st.just({}), LOOKUP_OPTIONS), st.booleans())
 def test_fast_paths_agree_on_wide_maps(values, spec, lookup_options, case_insensitive):
     rules = build_rules(spec, lookup_options, case_insensitive)
     fast, general = both_paths(merge_layers, values, rules, ())
@@ -190,3 +193,19 @@ def test_general_path_is_really_taken_by_lists_and_hash_arrays():
             with general_path(rules):
                 assert merge_layers(layers, rules).value == expected
             assert general.call_count - fast_calls > fast_calls
+
+
+def test_wide_maps_of_scalars_merge_by_dict_operations():
+    """Maps of 8 keys or more holding only scalars skip the key collection, with the same keys, order and values."""
+    rules = MergeRules('deep')
+    specific = {'k%d' % index: index for index in range(8)}
+    general = {'k%d' % index: -index for index in range(12, 4, -1)}
+    layers = [{'a': specific}, {'a': general}]
+    expected = ['k%d' % index for index in range(8)] + ['k12', 'k11', 'k10', 'k9', 'k8']
+    with mock.patch.object(maps, 'collect_simple', wraps=maps.collect_simple) as collect:
+        merged = merge_layers(layers, rules).value['a']
+        assert not collect.called
+        with general_path(rules):
+            assert merge_layers(layers, rules).value['a'] == merged
+        assert collect.called
+    assert list(merged) == expected and merged == {key: specific.get(key, general.get(key)) for key in expected}
