@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Tuple, Union
+from typing import Any, Callable, Tuple, Union
 
+from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import handler_content
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 
 SUPPORTED_FORMS = ('[x={ $Node.<Prop> }=], [x={ $Datum.<A>.<B> }=], [x={ $File.BaseName }=] ($File.Name, '
@@ -31,7 +32,6 @@ SUPPORTED_FORMS = ('[x={ $Node.<Prop> }=], [x={ $Datum.<A>.<B> }=], [x={ $File.B
 FILE_PROPERTIES = {('basename',): 'BaseName', ('name',): 'Name', ('directory', 'basename'): 'Directory.BaseName',
                    ('directory', 'name'): 'Directory.Name'}
 
-_HEADER, _FOOTER = '[x=', '=]'
 _NAME = r'[A-Za-z_][A-Za-z0-9_]*'
 _REFERENCE = re.compile(r'\$(node|datum|file)((?:\s*\.\s*%s)*)$' % _NAME, re.IGNORECASE)
 _SOURCE_FILE = re.compile(r'get-datumsourcefile\s+(?:-path\s*:?\s*)?\$file$', re.IGNORECASE)
@@ -74,23 +74,6 @@ class Handler:
 
 Evaluator = Callable[[Union[Reference, SourceFile]], Any]
 """Gives the value of a reference (the caller's store, node and file)."""
-
-
-def handler_content(text: str) -> Optional[Tuple[str, str]]:
-    """(content, text outside) of an InvokeCommand handler, as Datum's regex ``\\[x=(?<Content>...)=\\]`` (ignoring
-    case) takes it: from the first ``[x=`` to the last ``=]`` after it; None when the text holds none."""
-    lowered = text.lower()
-    start = lowered.find(_HEADER)
-    end = lowered.rfind(_FOOTER)
-    if start < 0 or end < start + len(_HEADER):
-        return None
-    return text[start + len(_HEADER):end], text[:start] + text[end + len(_FOOTER):]
-
-
-def is_protected(text: str) -> bool:
-    """Datum.ProtectedData's ``[ENC=...]``: the whole (stripped) value, any case."""
-    stripped = text.strip()
-    return stripped[:5].lower() == '[enc=' and stripped.endswith(']') and len(stripped) >= 6
 
 
 def parse(text: str) -> Handler:

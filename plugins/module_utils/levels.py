@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, NamedTuple, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 
@@ -27,8 +26,7 @@ class LevelError(MergeError):
     """A level template or the path it expands to is not acceptable."""
 
 
-@dataclass(frozen=True)
-class Expansion:
+class Expansion(NamedTuple):
     """A level expanded for one node: its key path, or the reason it was skipped."""
 
     level: str

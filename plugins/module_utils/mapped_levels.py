@@ -12,16 +12,14 @@ in the template.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Callable, Iterator, List, Optional, Union
+from typing import Any, Callable, Iterator, List, NamedTuple, Optional, Union
 
 from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion, LevelError, check_level, expand
 
 _ITEM_NAME_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_')
 
 
-@dataclass(frozen=True)
-class MappedLevel:
+class MappedLevel(NamedTuple):
     """``mapped_paths: [variable, item, template]``."""
 
     variable: str

@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 from ansible.errors import AnsibleError
 from ansible.utils.display import Display
 
 from ansible_collections.strata.hier.plugins.module_utils.datum_strategies import datum_reading
+from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import check_level
 from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import Level, parse_level
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
-from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import datum_levels, is_handler as is_handler_level
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size, find
@@ -39,8 +38,9 @@ class ConfigError(CompleteMessage, AnsibleError):
     """The hierarchy configuration is missing or wrong."""
 
 
-@dataclass(frozen=True)
-class HierarchyConfig:
+class HierarchyConfig(NamedTuple):
+    """A hierarchy configuration as read from hier.yml or Datum.yml."""
+
     path: str
     datadir: str
     levels: Tuple[Level, ...]
@@ -96,6 +96,7 @@ def _from_datum(path: str, data: Mapping) -> HierarchyConfig:
         raise ConfigError('%s: ResolutionPrecedence must be a non-empty list of paths'
                           % key_position(path, ['ResolutionPrecedence']))
     throw = _handlers_throw(path, data)
+    from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import datum_levels  # Datum stores only
     return HierarchyConfig(path=path, datadir=os.path.dirname(os.path.abspath(path)),
                            levels=_levels(path, 'ResolutionPrecedence', datum_levels(path, levels, throw)),
                            rules=_rules(path, _as_datum_reads(path, data), True), nodes='AllNodes/*/*',
@@ -150,7 +151,7 @@ def _datum_keys(path: str, data: Mapping) -> Dict[str, Any]:
 
 def _levels(path: str, key: str, levels: list) -> Tuple[str, ...]:
     for level in levels:
-        if is_handler_level(level):
+        if is_handler(level):
             continue
         try:
             check_level(level)

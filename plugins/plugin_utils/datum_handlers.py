@@ -13,8 +13,8 @@ level before merging, as Datum's Merge-Datum does. A cycle (``$Node.A`` needing 
 What cannot be evaluated — other PowerShell, ``[ENC=...]`` — is an error naming file, line and key, or, when
 Datum.yml says ``DatumHandlersThrowOnError: false``, a warning and the text kept as written (Datum's behaviour).
 
-Outside a Datum store (a hier.yml) handlers are not evaluated: ``HandlerCheck`` refuses a looked-up value holding
-one, naming the file, line and key where it is written.
+Outside a Datum store (a hier.yml) handlers are not evaluated: ``handler_check.py`` refuses them. Only Datum stores
+load this module and the expressions' parser.
 """
 
 from __future__ import annotations
@@ -24,46 +24,27 @@ import os
 from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ansible.errors import AnsibleError
 from ansible.utils.display import Display
 
 from ansible_collections.strata.hier.plugins.module_utils.datum_expressions import (
-    ExpressionError, Reference, SourceFile, evaluate, handler_content, is_protected, parse, source_file,
+    ExpressionError, Reference, SourceFile, evaluate, parse, source_file,
 )
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler, is_protected
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion, from_datum, split_level
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH
-from ansible_collections.strata.hier.plugins.module_utils.paths import join_path, split_path
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
+from ansible_collections.strata.hier.plugins.module_utils.paths import join_path
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
+from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, handler_in
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import (
-    EXPANDED_LIMIT, children, depth_error, expanded_size, find,
+    EXPANDED_LIMIT, children, depth_error, expanded_size,
 )
 
 MAX_NESTED = 64
 """Most handlers one resolution may pass through (each reference may lead to another)."""
 PROTECTED_DATA = ('[ENC=...] (Datum.ProtectedData) cannot be decrypted without PowerShell; '
                   'store the secret as an Ansible vault value (ansible-vault encrypt_string) instead')
-
-
-class DatumHandlerError(CompleteMessage, AnsibleError):
-    """A Datum handler that cannot be evaluated, with DatumHandlersThrowOnError not false."""
-
-
-def is_handler(value: Any) -> bool:
-    """Whether a value is a string Datum would hand to a handler (InvokeCommand or ProtectedData)."""
-    return isinstance(value, str) and (handler_content(value) is not None or is_protected(value))
-
-
-def is_datum_handler(text: str) -> bool:
-    """Whether a string holds a Datum handler, as Datum matches them (PowerShell's -match ignores case):
-    InvokeCommand's ``[x= ... =]`` anywhere in it, ProtectedData's ``[ENC=...]`` as the whole (stripped) value."""
-    return is_handler(text)
-
-
-def holds_handler(value: Any) -> bool:
-    return find(value, is_handler) is not None
 
 
 def datum_levels(path: str, levels: Sequence[str], throw: bool) -> List[str]:
@@ -160,7 +141,7 @@ class NodeContext:
             done[id(item)] = built
             return built
 
-        return walk(value, ()) if holds_handler(value) else value
+        return walk(value, ()) if handler_in(value) is not None else value
 
     def node_name(self) -> Any:
         if self.node_file:
@@ -334,76 +315,3 @@ def _node_files(base: str, segments: Sequence[str], names: Sequence[str]) -> Lis
     if found:
         return sorted(found)
     return sorted(path for extension in DATA_EXTENSIONS for path in glob.glob(os.path.join(base, *segments) + extension))
-
-
-# -- outside a Datum store: handlers refused
-class HandlerCheck:
-    """Finds Datum handlers in looked-up values; remembers, per parse of a file, whether it holds any."""
-
-    def __init__(self, store: Any, case_insensitive: bool) -> None:
-        self._store = store
-        self._case_insensitive = case_insensitive
-        self._handler_free: Dict[str, Tuple[Any, bool]] = {}   # file -> (its parsed data, holds no handler)
-
-    def may_hold(self, files: Sequence[Optional[str]]) -> bool:
-        """Whether a value read from these files may hold a handler (False: none of the files holds one).
-
-        A file is walked once per parse. A folder read as a map is not checked here (True).
-        """
-        for file in files:
-            if file is None:
-                continue
-            data = self._store.parsed(file)
-            if data is None:
-                return True
-            known = self._handler_free.get(file)
-            if known is None or known[0] is not data:
-                known = (data, not _may_hold_handler(data))
-                self._handler_free[file] = known
-            if not known[1]:
-                return True
-        return False
-
-    def problem(self, merged: Any, values: list, levels: List[Tuple[Optional[str], str]],
-                segments: Tuple[str, ...]) -> Optional[str]:
-        """Why the merged value cannot be returned (a level value holds a handler), or None.
-
-        ``levels``: each level's (file, path as text), as ``values`` are read from them.
-        """
-        if _handler_in(merged) is None:
-            return None
-        for value, (file, path) in zip(values, levels):
-            located = _handler_in(value)
-            if located is not None:
-                keys, text = located
-                return ('%s: key %r holds the Datum handler %r, which strata.hier does not run; '
-                        'replace it with plain data (or an Ansible vault value for [ENC=...])'
-                        % (key_position(file, self.keys_in_file(file, path, segments) + list(keys)),
-                           join_path(segments + keys), _shorten(text)))
-        return None
-
-    def keys_in_file(self, file: str, path: str, segments: Tuple[str, ...]) -> List[str]:
-        """The keys of a level's path and of the looked-up key that lie inside the level's file."""
-        file_stem = os.path.splitext(os.path.basename(file))[0]
-        full = split_path(path) + segments
-        for position, part in enumerate(full):
-            if part == file_stem or (self._case_insensitive and part.casefold() == file_stem.casefold()):
-                return list(full[position + 1:])
-        return list(segments)
-
-
-def _handler_in(value: Any) -> Optional[Tuple[Tuple[str, ...], str]]:
-    """The key path and text of a Datum handler held in the value (each shared container looked at once)."""
-    return find(value, is_handler)
-
-
-def _may_hold_handler(value: Any) -> bool:
-    """Whether a file's data holds a Datum handler string; True also when it nests too deep to tell."""
-    try:
-        return _handler_in(value) is not None
-    except MergeDepthError:
-        return True
-
-
-def _shorten(text: str) -> str:
-    return text if len(text) <= 60 else text[:57] + '...'

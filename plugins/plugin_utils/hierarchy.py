@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ansible.errors import AnsibleError
 
+from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion
 from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import expand_level
@@ -24,9 +25,7 @@ from ansible_collections.strata.hier.plugins.module_utils.merging import merge_l
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig
-from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import (
-    DatumHandlerError, HandlerCheck, NodeContext, is_handler,
-)
+from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, HandlerCheck
 from ansible_collections.strata.hier.plugins.plugin_utils.nodes import node_files
 from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found
 
@@ -105,7 +104,8 @@ class Hierarchy:
         read = _without_vault_values(fetch)
         expansions: List[Expansion] = []
         datum = None
-        if self.config.dialect == 'datum':      # Datum's handlers: datum_handlers.py
+        if self.config.dialect == 'datum':      # Datum's handlers: datum_handlers.py, loaded for Datum stores only
+            from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import NodeContext
             expansions = datum = DatumExpansions(NodeContext(self.config, self._store, variables))
             read = _without_vault_values(datum.context.level_variable(_plain_read(fetch)))
         for level in self.config.levels:
@@ -263,7 +263,7 @@ class _LevelReads:
 class DatumExpansions(list):
     """A Datum store's levels expanded for one node, with the node's handler context."""
 
-    def __init__(self, context: NodeContext) -> None:
+    def __init__(self, context: Any) -> None:     # a datum_handlers.NodeContext
         super().__init__()
         self.context = context
 

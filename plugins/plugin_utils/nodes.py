@@ -14,8 +14,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ansible.errors import AnsibleParserError
 
+from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
 from ansible_collections.strata.hier.plugins.module_utils.levels import split_level
-from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import is_datum_handler
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
 
 # Letters, digits, '_', '.' and '-': nothing Ansible reads as a template ({{ {% {#), a host pattern
@@ -63,7 +63,7 @@ def node_name(data: Any, node_file: str) -> Tuple[Optional[str], Optional[str]]:
     a Datum expression falls through to the next."""
     for key in ('NodeName', 'Name'):
         value = data.get(key) if isinstance(data, Mapping) else None
-        if value is None or (isinstance(value, str) and is_datum_handler(value)):
+        if value is None or (isinstance(value, str) and is_handler(value)):
             continue
         return _checked_name(value, '%s %r' % (key, value), node_file)
     stem = os.path.splitext(os.path.basename(node_file))[0]

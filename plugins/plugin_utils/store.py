@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ansible.errors import AnsibleError
 
@@ -32,8 +31,7 @@ class StoreError(CompleteMessage, AnsibleError):
     """A path leaves the data folder, or the folder holds ambiguous files."""
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """What a key path holds at one level."""
 
     value: Any

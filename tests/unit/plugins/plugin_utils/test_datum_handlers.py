@@ -20,7 +20,7 @@ from ansible.errors import AnsibleError
 from ansible.parsing.dataloader import DataLoader
 
 from ansible_collections.strata.hier.plugins.plugin_utils import datum_handlers
-from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import is_datum_handler
+from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
 
@@ -218,17 +218,17 @@ DATUM_REGEX = re.compile(r'\[x=[\s\S]*=\]|^\[ENC=[\s\S]*\]$', re.IGNORECASE)   #
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list('[]=xXeEnNcC \n-a')), max_size=30))
 def test_handlers_are_found_as_datum_regexes_find_them(text):
-    assert is_datum_handler(text) == (DATUM_REGEX.search(text.strip()) is not None)
+    assert is_handler(text) == (DATUM_REGEX.search(text.strip()) is not None)
 
 
 @pytest.mark.parametrize('text, handler', [('[x==]', True), ('[x=]', False), (' [ENC=x] ', True), ('[enc=]', True)])
 def test_edge_cases_match_datum_regexes(text, handler):
-    assert is_datum_handler(text) is handler
+    assert is_handler(text) is handler
     assert (DATUM_REGEX.search(text.strip()) is not None) is handler
 
 
 def test_a_long_string_is_checked_in_linear_time():
     start = time.process_time()
-    assert not is_datum_handler('[x=' * 200000)
-    assert is_datum_handler('[x=' * 200000 + '=]')
+    assert not is_handler('[x=' * 200000)
+    assert is_handler('[x=' * 200000 + '=]')
     assert time.process_time() - start < 1

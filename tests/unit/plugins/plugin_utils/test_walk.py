@@ -18,7 +18,7 @@ from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.vault import VaultLib, VaultSecret
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
-from ansible_collections.strata.hier.plugins.plugin_utils import datum_handlers as hierarchy_module
+from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import handler_in, may_hold_handler
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     for_cache, from_cache, is_vault_value, not_templates, plain, vault_ciphertext,
 )
@@ -63,8 +63,8 @@ def test_from_cache_of_the_cached_bomb(bomb):
 
 
 def test_datum_handler_scans(bomb):
-    assert quickly(hierarchy_module._handler_in, bomb) is None
-    assert quickly(hierarchy_module._may_hold_handler, bomb) is False
+    assert quickly(handler_in, bomb) is None
+    assert quickly(may_hold_handler, bomb) is False
 
 
 def test_expanded_size_counts_the_bomb_without_walking_it(bomb):
@@ -86,9 +86,9 @@ def test_nesting_past_the_limit_is_the_depth_error():
     data = nested(100)
     with pytest.raises(MergeDepthError, match='nests deeper than 64 levels'):
         plain(data)
-    assert hierarchy_module._may_hold_handler(data) is True       # too deep to tell: looked at when used
+    assert may_hold_handler(data) is True       # too deep to tell: looked at when used
 
 
 def test_a_handler_is_found_with_its_key_path():
     data = DataLoader().load('A: &a {B: ["[x= $Node.Name =]"]}\nC: *a\n')
-    assert hierarchy_module._handler_in(data) == (('A', 'B', '0'), '[x= $Node.Name =]')
+    assert handler_in(data) == (('A', 'B', '0'), '[x= $Node.Name =]')
