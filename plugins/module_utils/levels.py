@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, Callable, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 
 _PLACEHOLDER = re.compile(r'%\{\s*([^{}\s]+)\s*\}')
-_DATUM_PLACEHOLDER = re.compile(r'\$\(\s*\$Node\.([A-Za-z_][\w.]*)\s*\)')
+_DATUM_PLACEHOLDER = r'\$\(\s*\$Node\.([A-Za-z_][\w.]*)\s*\)'    # compiled (by re.sub) in Datum stores only
 _UNDEFINED = object()
 
 
@@ -26,17 +26,18 @@ class LevelError(MergeError):
     """A level template or the path it expands to is not acceptable."""
 
 
-class Expansion(NamedTuple):
-    """A level expanded for one node: its key path, or the reason it was skipped."""
+class Expansion:
+    """A level expanded for one node: its key path, or (path None) the reason it was skipped."""
 
-    level: str
-    path: Optional[Tuple[str, ...]]
-    reason: str = ''
+    __slots__ = ('level', 'path', 'reason')
+
+    def __init__(self, level: str, path: Optional[Tuple[str, ...]], reason: str = '') -> None:
+        self.level, self.path, self.reason = level, path, reason
 
 
 def from_datum(template: str) -> str:
     """Datum's ResolutionPrecedence entry -> a strata level (``$($Node.X)`` -> ``%{X}``, ``\\`` -> ``/``)."""
-    return _DATUM_PLACEHOLDER.sub(lambda match: '%{' + match.group(1) + '}', template).replace('\\', '/')
+    return re.sub(_DATUM_PLACEHOLDER, lambda match: '%{' + match.group(1) + '}', template).replace('\\', '/')
 
 
 def check_level(template: str) -> None:

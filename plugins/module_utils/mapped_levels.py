@@ -12,14 +12,15 @@ in the template.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Callable, Iterator, List, NamedTuple, Optional, Union
+from typing import Any, Callable, Iterator, List, Optional, Union
 
 from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion, LevelError, check_level, expand
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 
 _ITEM_NAME_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_')
 
 
-class MappedLevel(NamedTuple):
+class MappedLevel(Record):
     """``mapped_paths: [variable, item, template]``."""
 
     variable: str

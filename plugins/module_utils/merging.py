@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import gc
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError
@@ -32,17 +31,18 @@ from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRule
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 
 
-@dataclass
 class MergeResult:
-    """A merged value and how it was obtained (every merge of the core returns one)."""
+    """A merged value and how it was obtained (every merge of the core returns one).
 
-    value: Any
-    found: bool = True
-    strategy: Optional[MergeStrategy] = None
-    rule: str = ''
-    sources: Any = None
-    """Indexes of the layers that supplied the value: a list, or for a map a list per top-level key."""
-    warnings: List[str] = field(default_factory=list)
+    ``sources``: indexes of the layers that supplied the value, a list, or for a map a list per top-level key.
+    """
+
+    __slots__ = ('value', 'found', 'strategy', 'rule', 'sources', 'warnings')
+
+    def __init__(self, value: Any, found: bool = True, strategy: Optional[MergeStrategy] = None, rule: str = '',
+                 sources: Any = None, warnings: Optional[List[str]] = None) -> None:
+        self.value, self.found, self.strategy, self.rule, self.sources = value, found, strategy, rule, sources
+        self.warnings = [] if warnings is None else warnings
 
 
 class MergeRun:

@@ -16,7 +16,6 @@ build their strategies from mergers with settings of their own.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -32,6 +31,7 @@ from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays im
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import DEEP, HASH, MapMerger
 from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import SUM, UNIQUE, ScalarListMerger
 from ansible_collections.strata.hier.plugins.module_utils.mergers.scalars import ScalarMerger
+from ansible_collections.strata.hier.plugins.module_utils.records import Record, derived
 
 __all__ = ('MergeStrategy', 'canonical_name', 'parse_strategy', 'with_options', 'datum_strategy',
            'MOST_SPECIFIC', 'HASH', 'DEEP', 'UNIQUE', 'SUM', 'UNIQUE_KEY_VAL_TUPLES', 'DEEP_TUPLE')
@@ -40,8 +40,7 @@ DEFAULT_KNOCKOUT_PREFIX = '--'
 _CONTAINERS = ('maps', 'scalar_lists', 'hash_arrays')
 
 
-@dataclass(frozen=True)
-class MergeStrategy:
+class MergeStrategy(Record):
     """How the values of one key path merge across layers: a merger per kind of value."""
 
     name: str = MOST_SPECIFIC
@@ -50,17 +49,19 @@ class MergeStrategy:
     scalar_lists: Merger = ScalarListMerger()
     hash_arrays: Merger = HashArrayMerger()
     dispatch: ByType = ByType()
-    is_whole: bool = field(init=False, repr=False, compare=False)
+    is_whole: bool = derived()
     """Every container is taken whole from the most specific layer."""
-    knockout_prefix: Optional[str] = field(init=False, repr=False, compare=False)
+    knockout_prefix: Optional[str] = derived()
     """The prefix of knockout markers (the map merger's; Datum's strategies give every merger the same)."""
-    tuple_keys: Tuple[str, ...] = field(init=False, repr=False, compare=False)
-    _derived: Dict[Any, 'MergeStrategy'] = field(init=False, repr=False, compare=False, default_factory=dict)
+    tuple_keys: Tuple[str, ...] = derived()
+    _derived: Dict[Any, 'MergeStrategy'] = derived()
+    """Strategies derived from this one (whole, deep_items...), built once."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, 'is_whole', all(getattr(self, name).mode == MOST_SPECIFIC for name in _CONTAINERS))
-        object.__setattr__(self, 'knockout_prefix', self.maps.knockout_prefix)
-        object.__setattr__(self, 'tuple_keys', getattr(self.hash_arrays, 'tuple_keys', DEFAULT_TUPLE_KEYS))
+        self.settle('is_whole', all(getattr(self, name).mode == MOST_SPECIFIC for name in _CONTAINERS))
+        self.settle('knockout_prefix', self.maps.knockout_prefix)
+        self.settle('tuple_keys', getattr(self.hash_arrays, 'tuple_keys', DEFAULT_TUPLE_KEYS))
+        self.settle('_derived', {})
 
     # Datum's names for what the mergers do (read-only: a strategy is changed by building its mergers).
     @property
@@ -98,13 +99,13 @@ class MergeStrategy:
     def with_maps(self, maps: Merger) -> 'MergeStrategy':
         if maps == self.maps:
             return self
-        return self._cached(('maps', maps), lambda: replace(self, maps=maps))
+        return self._cached(('maps', maps), lambda: self.replace(maps=maps))
 
     def with_lists(self, scalar_lists: Merger, hash_arrays: Merger) -> 'MergeStrategy':
         if (scalar_lists, hash_arrays) == (self.scalar_lists, self.hash_arrays):
             return self
         return self._cached(('lists', scalar_lists, hash_arrays),
-                            lambda: replace(self, scalar_lists=scalar_lists, hash_arrays=hash_arrays))
+                            lambda: self.replace(scalar_lists=scalar_lists, hash_arrays=hash_arrays))
 
     def with_settings(self, **settings: Any) -> 'MergeStrategy':
         """The strategy with the settings its container mergers have among ``settings`` changed."""
@@ -118,7 +119,7 @@ class MergeStrategy:
         changed = {name: change(getattr(self, name)) for name in _CONTAINERS}
         if all(changed[name] is getattr(self, name) for name in _CONTAINERS):
             return self
-        return replace(self, **changed)
+        return self.replace(**changed)
 
     def sources(self, value: Any, indexes: List[int]) -> List[int]:
         """The layers (of ``indexes``, most specific first) that supply a merged value like ``value``."""

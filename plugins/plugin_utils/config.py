@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any, Dict, NamedTuple, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from ansible.errors import AnsibleError
 from ansible.utils.display import Display
 
-from ansible_collections.strata.hier.plugins.module_utils.datum_strategies import datum_reading
 from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import check_level
 from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import Level, parse_level
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
@@ -38,7 +38,7 @@ class ConfigError(CompleteMessage, AnsibleError):
     """The hierarchy configuration is missing or wrong."""
 
 
-class HierarchyConfig(NamedTuple):
+class HierarchyConfig(Record):
     """A hierarchy configuration as read from hier.yml or Datum.yml."""
 
     path: str
@@ -119,6 +119,7 @@ def _as_datum_reads(path: str, data: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def _datum_rule(path: str, keys: list, spec: Any) -> Any:
+    from ansible_collections.strata.hier.plugins.module_utils.datum_strategies import datum_reading  # Datum.yml only
     read, notes = datum_reading(spec)
     for note in notes:
         Display().warning('strata.hier: %s: %s; strata.hier does the same (a hier.yml would refuse it)'

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ansible.errors import AnsibleError
@@ -26,7 +25,6 @@ from ansible_collections.strata.hier.plugins.module_utils.rules import join_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, HandlerCheck
-from ansible_collections.strata.hier.plugins.plugin_utils.nodes import node_files
 from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found
 
 
@@ -34,19 +32,18 @@ class HierarchyError(CompleteMessage, AnsibleError):
     """A lookup in the hierarchy cannot give a trustworthy answer."""
 
 
-@dataclass
 class Resolution:
-    """A key looked up for one node, with what explain reports."""
+    """A key looked up for one node, with what explain reports.
 
-    key: str
-    value: Any
-    found: bool
-    strategy: Any
-    rule: str
-    levels: List[Dict[str, Any]] = field(default_factory=list)
-    warnings: List[str] = field(default_factory=list)
-    sources: List[int] = field(default_factory=list)
-    """Indexes of the levels whose values are in the result, most specific first."""
+    ``sources``: indexes of the levels whose values are in the result, most specific first.
+    """
+
+    __slots__ = ('key', 'value', 'found', 'strategy', 'rule', 'levels', 'warnings', 'sources')
+
+    def __init__(self, key: str, value: Any, found: bool, strategy: Any, rule: str, levels: List[Dict[str, Any]],
+                 warnings: List[str], sources: List[int]) -> None:
+        self.key, self.value, self.found, self.strategy, self.rule = key, value, found, strategy, rule
+        self.levels, self.warnings, self.sources = levels, warnings, sources
 
     def provenance(self) -> List[Dict[str, Any]]:
         """The levels and files of the value, most specific first; ``vaulted: true`` marks a whole-file vaulted file."""
@@ -85,6 +82,7 @@ class Hierarchy:
 
     def nodes(self) -> List[Tuple[str, Any]]:
         """(node file, its data) for every file the configuration's ``nodes`` glob matches, sorted by file."""
+        from ansible_collections.strata.hier.plugins.plugin_utils.nodes import node_files     # the inventory's
         return [(node_file, self._store.load(node_file))
                 for node_file in node_files(self._store, self.config.nodes, self.config.path)]
 
@@ -196,7 +194,7 @@ class Hierarchy:
     def _read_levels(self, expansions: Sequence[Expansion], segments: Tuple[str, ...],
                      prefix: Optional[str]) -> '_LevelReads':
         """Each level's value of the key path, its explain report, and the file (or folder) it came from."""
-        read = _LevelReads([], [], [])
+        read = _LevelReads()
         knocked_by = None
         for expansion in expansions:
             report = {'level': expansion.level, 'path': None, 'file': None, 'found': False, 'skipped': False,
@@ -251,13 +249,15 @@ class Hierarchy:
         return relative
 
 
-@dataclass
 class _LevelReads:
     """What a key path holds on each level, most specific first."""
 
-    values: list
-    reports: List[Dict[str, Any]]
-    files: List[Optional[str]]      # the file (or folder) of each value found
+    __slots__ = ('values', 'reports', 'files')
+
+    def __init__(self) -> None:
+        self.values: list = []
+        self.reports: List[Dict[str, Any]] = []
+        self.files: List[Optional[str]] = []      # the file (or folder) of each value found
 
 
 class DatumExpansions(list):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ansible.errors import AnsibleError
 
@@ -31,12 +31,14 @@ class StoreError(CompleteMessage, AnsibleError):
     """A path leaves the data folder, or the folder holds ambiguous files."""
 
 
-class Found(NamedTuple):
-    """What a key path holds at one level."""
+class Found:
+    """What a key path holds at one level: the value, the file it came from (a folder for a whole folder), and
+    whether the map holding the last key also holds ``<prefix><key>`` (knocked out)."""
 
-    value: Any
-    file: Optional[str]      # the file the value came from (a folder for a whole folder)
-    knocked_out: bool = False  # the map holding the last key also holds ``<prefix><key>``
+    __slots__ = ('value', 'file', 'knocked_out')
+
+    def __init__(self, value: Any, file: Optional[str], knocked_out: bool = False) -> None:
+        self.value, self.file, self.knocked_out = value, file, knocked_out
 
 
 NOT_FOUND = Found(None, None)

@@ -30,8 +30,13 @@ class DataSizeError(MergeError):
     """Data written out in full (aliases repeated) would hold more than EXPANDED_LIMIT values."""
 
 
+_BUILTIN_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def children(value: Any) -> Optional[Sequence[Tuple[Any, Any]]]:
     """(key, item) pairs of a map, a list, a tuple or a set; None for a scalar (vault values are scalars)."""
+    if type(value) in _BUILTIN_SCALARS:     # most values; an ABC check costs far more the first time a type meets it
+        return None
     if isinstance(value, Mapping):
         return list(value.items())
     if isinstance(value, (list, tuple)):

@@ -15,11 +15,11 @@ and the nesting depth.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
 from ansible_collections.strata.hier.plugins.module_utils.identity import shown
+from ansible_collections.strata.hier.plugins.module_utils.records import Record, derived
 
 MOST_SPECIFIC = 'MostSpecific'
 LEAST_SPECIFIC = 'LeastSpecific'      # the least specific value, whole ("the existing value wins")
@@ -66,8 +66,7 @@ def general_first(items: List[Any], starts: List[int]) -> List[Any]:
     return result
 
 
-@dataclass(frozen=True)
-class Merger:
+class Merger(Record):
     """A merger with a mode; subclasses add their settings as fields and their work as ``merge``."""
 
     SETTING: ClassVar[str] = ''
@@ -80,19 +79,16 @@ class Merger:
 
     mode: str = MOST_SPECIFIC
     knockout_prefix: Optional[str] = None
-    takes: slice = field(init=False, repr=False, compare=False)
+    takes: slice = derived()
     """The layers merged: the most specific, the least specific, or all."""
 
     def __post_init__(self) -> None:
-        self._set('mode', canonical_name(self.mode, self.MODES, self.SETTING))
-        self._set('takes', _TAKES.get(self.mode, _ALL))
+        self.settle('mode', canonical_name(self.mode, self.MODES, self.SETTING))
+        self.settle('takes', _TAKES.get(self.mode, _ALL))
         self._settle()
 
     def _settle(self) -> None:
         """Validate the settings and settle what merging reads (subclasses)."""
-
-    def _set(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
 
     @property
     def takes_one(self) -> bool:
@@ -104,9 +100,9 @@ class Merger:
 
     def with_settings(self, **settings: Any) -> 'Merger':
         """The merger with the settings it has among ``settings`` changed (others are ignored)."""
-        names = {item.name for item in fields(self) if item.init}
-        changes = {name: value for name, value in settings.items() if name in names and getattr(self, name) != value}
-        return replace(self, **changes) if changes else self
+        changes = {name: value for name, value in settings.items()
+                   if name in self.DEFAULTS and getattr(self, name) != value}
+        return self.replace(**changes) if changes else self
 
     def whole(self) -> 'Merger':
         """The merger that takes the most specific value whole (still dropping markers of its prefix)."""
@@ -114,9 +110,8 @@ class Merger:
 
     def describe(self) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         """The strategy keys and merge options this merger stands for (options only when not the default)."""
-        defaults = {item.name: item.default for item in fields(self)}
         options = {option: _shown(getattr(self, name)) for name, option in self.OPTIONS.items()
-                   if getattr(self, name) != defaults[name]}
+                   if getattr(self, name) != self.DEFAULTS[name]}
         return {self.SETTING: self.mode}, options
 
     def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int) -> Any:

@@ -16,7 +16,6 @@ by the hash-array merger when every item is a map, else by the base-type array m
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, List, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.kinds import (
@@ -27,6 +26,7 @@ from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
     LEAST_SPECIFIC, MOST_SPECIFIC, canonical_name,
 )
 from ansible_collections.strata.hier.plugins.module_utils.paths import join_path
+from ansible_collections.strata.hier.plugins.module_utils.records import Record, derived
 
 SEPARATE = 'separate'
 TOGETHER = 'together'
@@ -34,23 +34,22 @@ LIST_KINDS = (SEPARATE, TOGETHER)
 MISMATCH_MODES = (MOST_SPECIFIC, LEAST_SPECIFIC)
 
 
-@dataclass(frozen=True)
-class ByType:
+class ByType(Record):
     """Dispatch by the type of the winning value: the most specific one's, or with ``winner``
     LeastSpecific the least specific one's."""
 
     winner: str = MOST_SPECIFIC
     lists: str = SEPARATE
-    index: int = field(init=False, repr=False, compare=False)
+    index: int = derived()
     """Where the winning value is among values listed most specific first."""
-    least: bool = field(init=False, repr=False, compare=False)
+    least: bool = derived()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, 'winner', canonical_name(self.winner, MISMATCH_MODES,
+        self.settle('winner', canonical_name(self.winner, MISMATCH_MODES,
                                                           'merge option type_mismatch value'))
-        object.__setattr__(self, 'lists', canonical_name(self.lists, LIST_KINDS, 'merge option list_kinds value'))
-        object.__setattr__(self, 'least', self.winner == LEAST_SPECIFIC)
-        object.__setattr__(self, 'index', -1 if self.least else 0)
+        self.settle('lists', canonical_name(self.lists, LIST_KINDS, 'merge option list_kinds value'))
+        self.settle('least', self.winner == LEAST_SPECIFIC)
+        self.settle('index', -1 if self.least else 0)
 
     def describe(self) -> Tuple[dict, dict]:
         options = {}

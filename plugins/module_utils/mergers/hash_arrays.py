@@ -19,7 +19,6 @@ items first (``array_order: general_first``; a matched item stays where its most
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
@@ -41,7 +40,6 @@ MATCH_MODES = (BY_TUPLE_KEYS, BY_SCALAR_VALUES)
 _MISSING = object()
 
 
-@dataclass(frozen=True)
 class HashArrayMerger(Merger):
     """Lists of maps."""
 
@@ -56,8 +54,8 @@ class HashArrayMerger(Merger):
     case_insensitive: bool = False
 
     def _settle(self) -> None:
-        self._set('match', canonical_name(self.match, MATCH_MODES, 'merge option match_items_by value'))
-        self._set('order', canonical_name(self.order, ORDERS, 'merge option array_order value'))
+        self.settle('match', canonical_name(self.match, MATCH_MODES, 'merge option match_items_by value'))
+        self.settle('order', canonical_name(self.order, ORDERS, 'merge option array_order value'))
         if self.mode in TUPLE_MODES and not self.tuple_keys and self.match == BY_TUPLE_KEYS:
             raise StrategyError('merge_hash_array %s needs merge_options.tuple_keys' % self.mode)
 

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, Optional, Union
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError, HieraNotFound, MergeInputError
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import (
     flatten, is_data, is_secret, puppet_type, ruby_sort, truthy, union,
 )
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 
 FIRST, UNIQUE, HASH, DEEP = 'first', 'unique', 'hash', 'deep'
 STRATEGIES = (FIRST, UNIQUE, HASH, DEEP)
@@ -123,8 +123,7 @@ class HashMerger(HieraMerger):
         return merged
 
 
-@dataclass(frozen=True)
-class DeepMerger(HieraMerger):
+class DeepMerger(Record, HieraMerger):
     """The deep_merge gem as Puppet calls it (``preserve_unmergeables: false``)."""
 
     knockout_prefix: Optional[str] = None

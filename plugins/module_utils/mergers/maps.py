@@ -18,7 +18,6 @@ less specific keys (cloud-init's dict merger), and the least specific map's keys
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -28,6 +27,7 @@ from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPT
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
     GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger, canonical_name,
 )
+from ansible_collections.strata.hier.plugins.module_utils.records import derived
 
 HASH = 'hash'
 DEEP = 'deep'
@@ -45,7 +45,6 @@ _MANY_KEYS = 8
 """Maps from this size merge faster by dict operations than key by key, when they hold only scalars."""
 
 
-@dataclass(frozen=True)
 class MapMerger(Merger):
     """Maps merged key by key."""
 
@@ -60,15 +59,15 @@ class MapMerger(Merger):
     """Merged maps list the most specific map's keys first, or the least specific map's."""
     case_insensitive: bool = False
     """Keys compare case-insensitively."""
-    recurses: bool = field(init=False, repr=False, compare=False)
-    plain_keys: bool = field(init=False, repr=False, compare=False)
+    recurses: bool = derived()
+    plain_keys: bool = derived()
     """Keys as written and nulls as not found: one map merges as a copy."""
 
     def _settle(self) -> None:
-        self._set('nulls', canonical_name(self.nulls, NULL_MODES, 'merge option null_values value'))
-        self._set('key_order', canonical_name(self.key_order, ORDERS, 'merge option key_order value'))
-        self._set('recurses', self.mode == DEEP)
-        self._set('plain_keys', not self.case_insensitive and self.nulls == NULL_MISSING)
+        self.settle('nulls', canonical_name(self.nulls, NULL_MODES, 'merge option null_values value'))
+        self.settle('key_order', canonical_name(self.key_order, ORDERS, 'merge option key_order value'))
+        self.settle('recurses', self.mode == DEEP)
+        self.settle('plain_keys', not self.case_insensitive and self.nulls == NULL_MISSING)
 
     def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int,
               layers: Optional[List[int]] = None, documents: bool = False) -> dict:

@@ -15,7 +15,6 @@ markers and tuple-knockout map items) are dropped and remove nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Any, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, MAP_LIST, SCALAR, family_of, list_kind
@@ -31,7 +30,6 @@ POSITIONAL = 'Positional'
 _BY_MOST_SPECIFIC_TYPE = ByType()
 
 
-@dataclass(frozen=True)
 class PositionalMerger(Merger):
     """Lists merged index by index; ``of_maps``: it stands in a strategy for hash arrays (else base-type arrays)."""
 
@@ -49,7 +47,7 @@ class PositionalMerger(Merger):
     of_maps: bool = False
 
     def _settle(self) -> None:
-        self._set('nulls', canonical_name(self.nulls, NULL_MODES, 'merge option null_values value'))
+        self.settle('nulls', canonical_name(self.nulls, NULL_MODES, 'merge option null_values value'))
 
     def describe(self) -> Tuple[dict, dict]:
         _setting, options = super().describe()
@@ -61,7 +59,7 @@ class PositionalMerger(Merger):
         if 'case_insensitive' in settings and merger.items is not None:
             items = merger.items.with_key_case(settings['case_insensitive'])
             if items != merger.items:
-                merger = replace(merger, items=items)
+                merger = merger.replace(items=items)
         return merger
 
     def whole(self) -> Merger:

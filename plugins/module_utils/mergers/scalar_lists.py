@@ -16,7 +16,6 @@ occurrence is).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
@@ -34,7 +33,6 @@ PLAIN_SCALARS = frozenset((str, int, float))
 """Items of these exact types are compared as they are (``freeze`` gives the value itself; booleans differ)."""
 
 
-@dataclass(frozen=True)
 class ScalarListMerger(Merger):
     """Lists of scalars (and of scalars mixed with other items)."""
 
@@ -49,7 +47,7 @@ class ScalarListMerger(Merger):
     case_insensitive: bool = False
 
     def _settle(self) -> None:
-        self._set('order', canonical_name(self.order, ORDERS, 'merge option array_order value'))
+        self.settle('order', canonical_name(self.order, ORDERS, 'merge option array_order value'))
 
     def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int) -> list:
         if depth > MAX_DEPTH:

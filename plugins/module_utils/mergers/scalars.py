@@ -12,21 +12,20 @@ other scalars decides.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Dict, List, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
     LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, canonical_name,
 )
+from ansible_collections.strata.hier.plugins.module_utils.records import Record, derived
 
 JOIN = 'Join'
 STRING_MODES = (MOST_SPECIFIC, LEAST_SPECIFIC, JOIN)
 SCALAR_MODES = (MOST_SPECIFIC, LEAST_SPECIFIC)
 
 
-@dataclass(frozen=True)
-class ScalarMerger:
+class ScalarMerger(Record):
     """Strings by ``strings``, other scalars (numbers, booleans, a null counted as a value, strings mixed
     with other scalars) by ``others``."""
 
@@ -36,16 +35,16 @@ class ScalarMerger:
     """Join puts the most specific string first, or the least specific one."""
     separator: str = ''
     """What Join puts between the strings."""
-    trivial: bool = field(init=False, repr=False, compare=False)
+    trivial: bool = derived()
     """The most specific value always wins (Datum; the merge's hot path)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, 'strings', canonical_name(self.strings, STRING_MODES, 'merge_string'))
-        object.__setattr__(self, 'others', canonical_name(self.others, SCALAR_MODES, 'merge_scalar'))
-        object.__setattr__(self, 'order', canonical_name(self.order, ORDERS, 'merge option string_order value'))
+        self.settle('strings', canonical_name(self.strings, STRING_MODES, 'merge_string'))
+        self.settle('others', canonical_name(self.others, SCALAR_MODES, 'merge_scalar'))
+        self.settle('order', canonical_name(self.order, ORDERS, 'merge option string_order value'))
         if not isinstance(self.separator, str):
             raise StrategyError('string_separator must be a string, not %r' % (self.separator,))
-        object.__setattr__(self, 'trivial', self.takes_most_specific())
+        self.settle('trivial', self.takes_most_specific())
 
     def takes_most_specific(self) -> bool:
         """Whether the most specific value always wins (what ``trivial`` settles for the hot path)."""
