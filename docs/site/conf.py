@@ -27,15 +27,17 @@ nitpicky = True
 ANSIBLE_DOCS = 'https://docs.ansible.com/projects/ansible/latest/'
 BUILTIN_LABEL = 'ansible_collections.ansible.builtin.'
 CONFIG_PAGE = 'reference_appendices/config.html'
+ANSIBLE_PAGES = {'ansible_configuration_settings': CONFIG_PAGE, 'callback_plugins': 'plugins/callback.html'}
+"""Labels of Ansible's docs the plugin pages refer to, and their pages."""
 
 
 def ansible_docs_url(reftype, target):
-    """The docs.ansible.com page of an ansible.builtin plugin, a configuration setting or the settings page."""
+    """The docs.ansible.com page of an ansible.builtin plugin, a configuration setting or a labelled page."""
     if reftype == 'ref' and target.startswith(BUILTIN_LABEL):
         plugin = target[len(BUILTIN_LABEL):]
         return ANSIBLE_DOCS + 'collections/ansible/builtin/%s.html' % plugin
-    if reftype == 'ref' and target == 'ansible_configuration_settings':
-        return ANSIBLE_DOCS + CONFIG_PAGE
+    if reftype == 'ref' and target in ANSIBLE_PAGES:
+        return ANSIBLE_DOCS + ANSIBLE_PAGES[target]
     if reftype == 'envvar' and target.startswith('ANSIBLE_'):
         return ANSIBLE_DOCS + CONFIG_PAGE + '#envvar-' + target
     return None

@@ -45,8 +45,7 @@ class ByType(Record):
     least: bool = derived()
 
     def __post_init__(self) -> None:
-        self.settle('winner', canonical_name(self.winner, MISMATCH_MODES,
-                                                          'merge option type_mismatch value'))
+        self.settle('winner', canonical_name(self.winner, MISMATCH_MODES, 'merge option type_mismatch value'))
         self.settle('lists', canonical_name(self.lists, LIST_KINDS, 'merge option list_kinds value'))
         self.settle('least', self.winner == LEAST_SPECIFIC)
         self.settle('index', -1 if self.least else 0)

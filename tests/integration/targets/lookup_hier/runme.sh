@@ -15,6 +15,12 @@ cp "$examples/inventory.yml" "$work/hosts/inventory.yml"
 inventory=(-i "$work/hosts/inventory.yml" -i inventory.yml)
 
 ansible-playbook "${inventory[@]}" "${vault[@]}" lookups.yml -e "examples=$examples" "$@"
+# the preload callback (the lookup loaded before the workers fork): the same answers, and no warning from it
+if ! ANSIBLE_CALLBACKS_ENABLED=strata.hier.preload ansible-playbook "${inventory[@]}" "${vault[@]}" lookups.yml \
+    -e "examples=$examples" "$@" > "$work/preload.txt" 2>&1; then
+    cat "$work/preload.txt"; exit 1
+fi
+if grep -i "callback" "$work/preload.txt"; then echo "the preload callback warned"; exit 1; fi
 
 # config from the environment, then from ansible.cfg
 STRATA_HIER_CONFIG="$examples/hier.yml" ansible-playbook "${inventory[@]}" "${vault[@]}" config-sources.yml "$@"

@@ -42,7 +42,7 @@ def test_arguments_by_position_or_keyword_with_defaults():
 
 
 @pytest.mark.parametrize('build, message', [
-    (lambda: Point(), "needs the argument 'x'"),
+    (Point, "needs the argument 'x'"),
     (lambda: Point(1, 2, 3), 'at most 2 arguments'),
     (lambda: Point(1, x=2), "unexpected or repeated argument 'x'"),
     (lambda: Point(1, norm=2), "unexpected or repeated argument 'norm'"),
