@@ -145,18 +145,20 @@ from ansible_collections.strata.hier.plugins.plugin_utils.discovery import disco
 from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import in_group_precedence
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
-from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import adopt_own_definitions
+from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import (
+    adopt_own_definitions, register_own_definitions,
+)
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
 
 display = Display()
-FQCN = 'strata.hier.hier'
+register_own_definitions('lookup', __name__, DOCUMENTATION)    # before Ansible parses DOCUMENTATION: in each worker
 
 
 class LookupModule(LookupBase):
 
     def run(self, terms, variables=None, **kwargs):
-        adopt_own_definitions(self, FQCN, DOCUMENTATION)    # the short name through a one-line re-export
+        adopt_own_definitions(self, __name__, DOCUMENTATION)    # the short name through a one-line re-export
         self.set_options(var_options=variables, direct=kwargs)
         try:
             return self._run(terms, variables or {}, kwargs)

@@ -30,7 +30,6 @@ import json
 import marshal
 import os
 import sys
-import tempfile
 from typing import Any, Optional, Tuple
 
 import yaml
@@ -247,10 +246,14 @@ def _keep(cache: str, status: os.stat_result, data: Any, vault_values: int) -> N
         dumped = marshal.dumps((_CACHE_VERSION, _identity(status), vault_values, data))
     except ValueError:
         return      # timestamps and the like: not marshal data, parsed in each process
+    temporary = '%s.%d.tmp' % (cache, os.getpid())     # the folder is private: no one else names files there
     try:
-        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(cache))
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(handle, 'wb') as stream:
             stream.write(dumped)
         os.replace(temporary, cache)
     except OSError:
-        return
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass

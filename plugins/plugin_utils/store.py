@@ -13,6 +13,7 @@ parsed once per process while they do not change.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -275,13 +276,13 @@ class DataStore:
         cached = _PARSED.get(path)
         if cached and path in self._fresh:
             return cached[2]
-        stat = os.stat(path)
+        status = os.stat(path)
         self._fresh.add(path)
-        if cached and cached[0] == stat.st_mtime_ns and cached[1] == stat.st_size:
+        if cached and cached[0] == status.st_mtime_ns and cached[1] == status.st_size:
             return cached[2]
         data = load_untrusted(self.loader, path, StoreError)
         data = {} if data is None else data
-        _PARSED[path] = (stat.st_mtime_ns, stat.st_size, data, whole_file_vaulted(path))
+        _PARSED[path] = (status.st_mtime_ns, status.st_size, data, whole_file_vaulted(path))
         return data
 
     def vaulted(self, path: str) -> bool:
@@ -304,14 +305,24 @@ def named_entry(folder: str, name: str) -> Optional[Tuple[str, str]]:
     """What a folder's listing holds for the key ``name``, found by stat of the names it may have: a data file
     (``.yml``, ``.yaml``, ``.json``, lower or upper case), else a folder; two files of one key are an error."""
     files = sorted(name + extension for extension in _STAT_EXTENSIONS
-                   if entry_kind(name + extension, os.path.join(folder, name + extension)) == 'file')
+                   if _kind_by_stat(os.path.join(folder, name + extension)) == 'file')
     if len(files) > 1:
         raise StoreError('%s and %s both define the key %r; keep one of them'
                          % (os.path.join(folder, files[0]), os.path.join(folder, files[1]), name))
     if files:
         return ('file', os.path.join(folder, files[0]))
     path = os.path.join(folder, name)
-    return ('dir', path) if entry_kind(name, path) == 'dir' else None
+    return ('dir', path) if _kind_by_stat(path) == 'dir' else None
+
+
+def _kind_by_stat(path: str) -> Optional[str]:
+    """'file' or 'dir' (links followed) with one stat; what ``entry_kind`` says of a name that is a plain data file
+    name or, for 'dir', a name that is not hidden."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    return 'file' if stat.S_ISREG(mode) else 'dir' if stat.S_ISDIR(mode) else None
 
 
 def _plain_name(name: Any) -> bool:

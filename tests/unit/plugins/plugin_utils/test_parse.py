@@ -253,6 +253,21 @@ def test_run_cache_written_by_someone_else_is_ignored(tmp_path, monkeypatch, fol
     assert len(calls) == 1
 
 
+def test_a_failed_write_to_the_run_cache_leaves_nothing_and_costs_only_a_parse(tmp_path, monkeypatch, folder):
+    path = str(tmp_path / 'map.yml')
+    write(path, PARSED_FAST['map.yml'])
+    real_replace = os.replace
+
+    def full_disk(source, target):
+        raise OSError(28, 'No space left on device')
+    monkeypatch.setattr(parse_module.os, 'replace', full_disk)
+    first = parse(path, loader())
+    assert os.listdir(str(folder)) == []        # no temporary file left behind
+    monkeypatch.setattr(parse_module.os, 'replace', real_replace)
+    assert comparable(parse(path, loader())) == comparable(first)
+    assert len(os.listdir(str(folder))) == 1    # written by the next parse
+
+
 def test_private_folder_is_refused_when_others_may_write(tmp_path, monkeypatch):
     from ansible import constants
     shared = tmp_path / 'shared'

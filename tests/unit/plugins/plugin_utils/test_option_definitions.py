@@ -1,0 +1,53 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The lookup registers its option definitions itself, as Ansible would, so a worker parses no DOCUMENTATION."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
+
+COLLECTIONS_ROOT = os.path.abspath(os.path.join(os.path.dirname(bytecode.__file__), *['..'] * 5))
+MODULE = 'ansible_collections.strata.hier.plugins.lookup.hier'
+
+# A fresh process: what Ansible's own loading registers (the lookup's registration undone), what the lookup's
+# import registers, and whether loading it through the plugin loader then parses DOCUMENTATION again.
+CHECK = '''
+import json, sys
+from ansible import constants as C
+from ansible.plugins.loader import PluginLoader, init_plugin_loader, lookup_loader
+init_plugin_loader([sys.argv[1]])
+from ansible_collections.strata.hier.plugins.plugin_utils import option_definitions
+name = sys.argv[2]
+registering = option_definitions.register_own_definitions
+option_definitions.register_own_definitions = lambda *args: None      # Ansible's own parse, for comparison
+lookup_loader.get('strata.hier.hier')
+ansible = C.config.get_configuration_definitions('lookup', name)
+option_definitions.register_own_definitions = registering
+del C.config._plugins['lookup'][name]
+sys.modules.pop(name)
+lookup_loader._module_cache.clear()
+parsed = []
+original = PluginLoader._load_config_defs
+PluginLoader._load_config_defs = lambda self, *args: parsed.append(
+    C.config.has_configuration_definition('lookup', name)) or original(self, *args)
+lookup_loader.get('strata.hier.hier')
+own = C.config.get_configuration_definitions('lookup', name)
+print(json.dumps({'same': own == ansible, 'options': sorted(own), 'registered_before_ansible_looks': parsed}))
+'''
+
+
+def test_the_lookup_registers_what_ansible_would_before_ansible_parses_its_documentation():
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
+    output = subprocess.run([sys.executable, '-c', CHECK, COLLECTIONS_ROOT, MODULE], env=environment,
+                            capture_output=True, text=True, check=True).stdout
+    report = json.loads(output.splitlines()[-1])
+    assert report['options'] == ['_terms', 'config', 'default', 'explain', 'merge', 'query', 'render']
+    assert report['same'] is True
+    assert report['registered_before_ansible_looks'] == [True]
