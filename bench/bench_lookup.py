@@ -145,6 +145,9 @@ PLAYS = (
 )
 """(name, each value's template, the lookup it names, with the preload callback). 'static' reads host variables;
 'timed' plays call the lookup through TIMED_LOOKUP, which notes the CPU time of each call in the worker."""
+RATIO_ROUNDS = 2
+"""The plays compared with 'static' run this many times, alternately, and the best wall and CPU of each count: a
+shared machine's other work only ever adds time."""
 
 TIMED_LOOKUP = '''
 import os, time
@@ -184,15 +187,18 @@ def play(root: str) -> dict:
     with open(os.path.join(root, 'lookup_plugins', 'strata_timed.py'), 'w') as stream:
         stream.write(TIMED_LOOKUP)
     timings, calls = {}, {}
-    for name, template, lookup, preload in PLAYS:
+    runs = [entry for entry in PLAYS if entry[2] != 'strata_timed'] * (RATIO_ROUNDS - 1) + list(PLAYS)
+    for name, template, lookup, preload in runs:
         playbook = os.path.join(root, name.replace(', ', '_') + '.yml')
         values = {'Merged' + key: template % {'lookup': lookup, 'key': key} for key in KEYS}
         with open(playbook, 'w') as stream:
             yaml.safe_dump([{'hosts': 'all', 'gather_facts': False, 'vars': {'cfg': os.path.join(root, 'hier.yml')},
                              'tasks': [{'ansible.builtin.set_fact': values}]}], stream)
         noted = os.path.join(root, name.replace(', ', '_') + '.timings')
-        timings[name] = timed_child([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'),
-                                     '-i', inventory, '-f', '10', playbook], preload, noted)
+        wall, cpu = timed_child([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'),
+                                 '-i', inventory, '-f', '10', playbook], preload, noted)
+        best = timings.get(name, (wall, cpu))
+        timings[name] = (min(wall, best[0]), min(cpu, best[1]))
         if lookup == 'strata_timed':
             calls[name] = {}
             with open(noted) as stream:
@@ -211,16 +217,16 @@ def print_plays(results: dict) -> None:
         if name not in timings:
             continue
         wall, cpu = timings[name]
-        print('ansible-playbook, 1 task x %d hosts (5 lookups each%s) against static host_vars: wall %.1f s vs %.1f s '
-              '(%.2fx), CPU %.1f s vs %.1f s (%.2fx)  (target <= 1.2x)'
-              % (HOSTS, ', preload callback' if 'preloaded' in name else '', wall, static_wall, wall / static_wall,
-                 cpu, static_cpu, cpu / static_cpu))
+        print('ansible-playbook, 1 task x %d hosts (5 lookups each%s) against static host_vars, best of %d runs: '
+              'wall %.1f s vs %.1f s (%.2fx), CPU %.1f s vs %.1f s (%.2fx)  (target <= 1.2x)'
+              % (HOSTS, ', preload callback' if 'preloaded' in name else '', RATIO_ROUNDS, wall, static_wall,
+                 wall / static_wall, cpu, static_cpu, cpu / static_cpu))
     for name, hosts in results['calls'].items():
         assert all(len(spent) == len(KEYS) for spent in hosts.values()) and len(hosts) == HOSTS, name
         above = statistics.median(spent[0] - statistics.median(spent[1:]) for spent in hosts.values())
         later = statistics.median(statistics.median(spent[1:]) for spent in hosts.values())
-        print('ansible-playbook\'s workers%s: first lookup on a host %.1f ms CPU above a later one (median of %d hosts; '
-              'a later one %.2f ms)  (target <= 10 ms)'
+        print('ansible-playbook\'s workers%s: first lookup on a host %.1f ms CPU above a later one '
+              '(median of %d hosts; a later one %.2f ms)  (target <= 10 ms)'
               % (', preload callback' if 'preloaded' in name else '', above * 1000, len(hosts), later * 1000))
 
 
