@@ -6,16 +6,9 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 
-from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
-
-COLLECTIONS_ROOT = os.path.abspath(os.path.join(os.path.dirname(bytecode.__file__), *['..'] * 5))
+from ansible_collections.strata.hier.tests.unit.plugins.fresh_process import run_fresh, write_role_store
 
 # A fresh process standing for ansible-playbook's main one: the callback (enabled or not) sees the playbook start,
 # then a forked worker runs a lookup; prints what the parent had loaded and what the worker had to import.
@@ -53,19 +46,11 @@ print(json.dumps({'parent': parent, 'worker': worker}))
 
 @pytest.fixture
 def store(tmp_path):
-    (tmp_path / 'data' / 'roles').mkdir(parents=True)
-    (tmp_path / 'hier.yml').write_text('datadir: data\nhierarchy: ["roles/%{role}", common]\n'
-                                       'lookup_options:\n  Packages: Unique\n')
-    (tmp_path / 'data' / 'common.yml').write_text('Packages: [base, ssh]\n')
-    (tmp_path / 'data' / 'roles' / 'web.yml').write_text('Packages: [nginx, ssh]\n')
-    return str(tmp_path / 'hier.yml')
+    return write_role_store(tmp_path, 'Unique', common='[base, ssh]', web='[nginx, ssh]')
 
 
 def play(config, callback):
-    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
-    output = subprocess.run([sys.executable, '-c', PLAY, COLLECTIONS_ROOT, config, callback], env=environment,
-                            capture_output=True, text=True, check=True).stdout
-    return json.loads(output.splitlines()[-1])
+    return run_fresh(PLAY, config, callback)
 
 
 def test_with_the_callback_the_workers_import_nothing_of_the_lookup(store):

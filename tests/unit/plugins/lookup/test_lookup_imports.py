@@ -6,14 +6,8 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
+from ansible_collections.strata.hier.tests.unit.plugins.fresh_process import run_fresh, write_role_store
 
-from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
-
-COLLECTIONS_ROOT = os.path.abspath(os.path.join(os.path.dirname(bytecode.__file__), *['..'] * 5))
 OURS = 'ansible_collections.strata.hier.plugins.'
 
 # A fresh process as a worker: one lookup over a hier.yml; prints the collection's modules it loaded, and the
@@ -36,15 +30,8 @@ print(json.dumps({'modules': sorted(ours), 'generated': generated, 'value': valu
 
 
 def test_a_hier_yml_lookup_loads_no_dialect_code_and_builds_no_generated_classes(tmp_path):
-    (tmp_path / 'data' / 'roles').mkdir(parents=True)
-    (tmp_path / 'hier.yml').write_text('datadir: data\nhierarchy: ["roles/%{role}", common]\n'
-                                       'lookup_options:\n  Packages: {merge_basetype_array: Unique}\n')
-    (tmp_path / 'data' / 'common.yml').write_text('Packages: [base]\n')
-    (tmp_path / 'data' / 'roles' / 'web.yml').write_text('Packages: [nginx]\n')
-    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
-    output = subprocess.run([sys.executable, '-c', WORKER, COLLECTIONS_ROOT, str(tmp_path / 'hier.yml'), OURS],
-                            env=environment, capture_output=True, text=True, check=True).stdout
-    report = json.loads(output.splitlines()[-1])
+    config = write_role_store(tmp_path, '{merge_basetype_array: Unique}')
+    report = run_fresh(WORKER, config, OURS)
     assert report['value'] == [['nginx', 'base']]
     assert report['generated'] == []
     loaded = {name[len(OURS):] for name in report['modules']}

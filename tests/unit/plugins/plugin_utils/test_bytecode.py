@@ -6,16 +6,13 @@
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from importlib.machinery import SourceFileLoader
 
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
+from ansible_collections.strata.hier.tests.unit.plugins.fresh_process import run_fresh
 
 HELPER = 'ansible_collections.strata.hier.plugins.module_utils.'
-COLLECTIONS_ROOT = os.path.abspath(os.path.join(os.path.dirname(bytecode.__file__), *['..'] * 5))
 
 # A fresh process as an ansible-playbook worker starts: Ansible's collection finder, something ahead of it (as
 # ansible-test's import restrictions), then the lookup plugin loaded by name; prints how each helper was loaded.
@@ -39,12 +36,9 @@ print(json.dumps({'finders': names, 'helpers': helpers}))
 
 
 def run_worker(pycache):
-    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path),
-                       PYTHONPYCACHEPREFIX=str(pycache))
+    environment = dict(os.environ, PYTHONPYCACHEPREFIX=str(pycache))
     environment.pop('PYTHONDONTWRITEBYTECODE', None)
-    output = subprocess.run([sys.executable, '-c', WORKER, COLLECTIONS_ROOT], env=environment, capture_output=True,
-                            text=True, check=True).stdout
-    return json.loads(output.splitlines()[-1])
+    return run_fresh(WORKER, environment=environment)
 
 
 def written(pycache):

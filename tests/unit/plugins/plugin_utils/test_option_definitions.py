@@ -6,14 +6,8 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
+from ansible_collections.strata.hier.tests.unit.plugins.fresh_process import run_fresh
 
-from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
-
-COLLECTIONS_ROOT = os.path.abspath(os.path.join(os.path.dirname(bytecode.__file__), *['..'] * 5))
 MODULE = 'ansible_collections.strata.hier.plugins.lookup.hier'
 
 # A fresh process: what Ansible's own loading registers (the lookup's registration undone), what the lookup's
@@ -44,10 +38,7 @@ print(json.dumps({'same': own == ansible, 'options': sorted(own), 'registered_be
 
 
 def test_the_lookup_registers_what_ansible_would_before_ansible_parses_its_documentation():
-    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
-    output = subprocess.run([sys.executable, '-c', CHECK, COLLECTIONS_ROOT, MODULE], env=environment,
-                            capture_output=True, text=True, check=True).stdout
-    report = json.loads(output.splitlines()[-1])
+    report = run_fresh(CHECK, MODULE)
     assert report['options'] == ['_terms', 'config', 'default', 'explain', 'merge', 'query', 'render']
     assert report['same'] is True
     assert report['registered_before_ansible_looks'] == [True]
