@@ -18,7 +18,7 @@ description:
   - This callback loads the lookup into ansible-playbook's main process when a playbook starts, so every worker forked
     after that starts with it loaded. It prints nothing and changes no result.
   - Not needed when the play's inventory comes from the P(strata.hier.hier#inventory) inventory plugin or the
-    P(strata.hier.hier#vars) vars plugin is enabled, which load the same code in the main process.
+    P(strata.hier.hier#vars) vars plugin is enabled, which load most of the same code in the main process.
   - Like every callback that is not the output callback, it must be enabled, in C(ansible.cfg)
     C([defaults] callbacks_enabled = strata.hier.preload) or E(ANSIBLE_CALLBACKS_ENABLED).
 notes:
