@@ -16,7 +16,8 @@ argument and takes no part in ``==``, ``hash`` or ``repr``, as ``field(init=Fals
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, Tuple
+from operator import attrgetter
+from typing import Any, Callable, ClassVar, Dict, Tuple
 
 _DERIVED: Any = object()
 _REQUIRED: Any = object()
@@ -34,6 +35,7 @@ class Record:
     """The fields given to ``__init__``, the base class's first."""
     DEFAULTS: ClassVar[Dict[str, Any]] = {}
     """Each field's default (a marker for those without)."""
+    _field_values: ClassVar[Callable[[Any], Tuple[Any, ...]]] = staticmethod(lambda record: ())
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -53,6 +55,10 @@ class Record:
             defaults[name] = default
         cls.FIELDS = tuple(fields)
         cls.DEFAULTS = defaults
+        if len(fields) > 1:     # in C: strategies are compared and hashed as cache keys while merging
+            cls._field_values = staticmethod(attrgetter(*fields))
+        elif fields:
+            cls._field_values = staticmethod(lambda record, name=fields[0]: (getattr(record, name),))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if len(args) > len(self.FIELDS):
@@ -83,15 +89,21 @@ class Record:
         raise AttributeError('%s is immutable: cannot delete %r' % (type(self).__name__, name))
 
     def values(self) -> Tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.FIELDS)
+        return self._field_values(self)
 
     def __eq__(self, other: Any) -> bool:
+        if other is self:
+            return True
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self.values() == other.values()
+        return self._field_values(self) == self._field_values(other)
 
     def __hash__(self) -> int:
-        return hash(self.values())
+        known = self.__dict__.get('_hash')
+        if known is None:
+            known = hash(self._field_values(self))      # immutable: computed once
+            object.__setattr__(self, '_hash', known)
+        return known
 
     def __repr__(self) -> str:
         return '%s(%s)' % (type(self).__qualname__,

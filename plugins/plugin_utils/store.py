@@ -305,24 +305,14 @@ def named_entry(folder: str, name: str) -> Optional[Tuple[str, str]]:
     """What a folder's listing holds for the key ``name``, found by stat of the names it may have: a data file
     (``.yml``, ``.yaml``, ``.json``, lower or upper case), else a folder; two files of one key are an error."""
     files = sorted(name + extension for extension in _STAT_EXTENSIONS
-                   if _kind_by_stat(os.path.join(folder, name + extension)) == 'file')
+                   if entry_kind(name + extension, os.path.join(folder, name + extension)) == 'file')
     if len(files) > 1:
         raise StoreError('%s and %s both define the key %r; keep one of them'
                          % (os.path.join(folder, files[0]), os.path.join(folder, files[1]), name))
     if files:
         return ('file', os.path.join(folder, files[0]))
     path = os.path.join(folder, name)
-    return ('dir', path) if _kind_by_stat(path) == 'dir' else None
-
-
-def _kind_by_stat(path: str) -> Optional[str]:
-    """'file' or 'dir' (links followed) with one stat; what ``entry_kind`` says of a name that is a plain data file
-    name or, for 'dir', a name that is not hidden."""
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):
-        return None
-    return 'file' if stat.S_ISREG(mode) else 'dir' if stat.S_ISDIR(mode) else None
+    return ('dir', path) if entry_kind(name, path) == 'dir' else None
 
 
 def _plain_name(name: Any) -> bool:
@@ -332,9 +322,14 @@ def _plain_name(name: Any) -> bool:
 
 
 def entry_kind(name: str, path: str) -> Optional[str]:
-    """What a folder entry is to the store: 'dir' (a folder that is not hidden), 'file' (a data file) or None."""
-    if os.path.isdir(path):
+    """What a folder entry is to the store: 'dir' (a folder that is not hidden), 'file' (a data file) or None;
+    links followed, with one stat."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISDIR(mode):
         return None if name.startswith('.') else 'dir'
-    if os.path.splitext(name)[1].lower() in DATA_EXTENSIONS and os.path.isfile(path):
+    if stat.S_ISREG(mode) and os.path.splitext(name)[1].lower() in DATA_EXTENSIONS:
         return 'file'
     return None
