@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
+from typing import Any, Optional
 
 import yaml
 
@@ -34,21 +34,23 @@ _NESTING_MARKS = (b'[', b'{', b'- ', b'? ')
 
 def load_untrusted(loader: Any, path: str, error: type) -> Any:
     """A data or configuration file through DataLoader; ``error`` naming the file (and line) when it cannot be."""
-    refuse_deep_nesting(path, error)
-    data = parse(path, loader)     # the same values, faster; DataLoader where the file needs it
+    data = parse(path, loader, lambda raw: refuse_deep_nesting(path, error, raw))   # faster; DataLoader's values
     if data is not NEEDS_DATALOADER:
         return data
+    refuse_deep_nesting(path, error)
     try:
         return loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
     except Exception as exc:  # pylint: disable=broad-except  # any failure to read an untrusted file names it
         raise error(unreadable(path, exc)) from exc
 
 
-def refuse_deep_nesting(path: str, error: type) -> None:
+def refuse_deep_nesting(path: str, error: type, raw: Optional[bytes] = None) -> None:
     """Refuse a file nesting deeper than MAX_NESTING before libyaml can crash on it. Only a file holding that many
-    nesting marks can, and only such a file is parsed (by PyYAML's pure-Python parser, which does not recurse)."""
-    with open(path, 'rb') as stream:
-        raw = stream.read()
+    nesting marks can, and only such a file is parsed (by PyYAML's pure-Python parser, which does not recurse).
+    ``raw``: the file's bytes, when the caller has read them."""
+    if raw is None:
+        with open(path, 'rb') as stream:
+            raw = stream.read()
     if sum(raw.count(mark) for mark in _NESTING_MARKS) <= _NESTING_MARKS_CHECKED:
         return
     depth = 0

@@ -7,7 +7,8 @@
 Ansible registers a plugin's option definitions when it loads the plugin, under the plugin's module name, from the
 DOCUMENTATION of the file it loaded, parsed with its own YAML loader: 1.5 ms of CPU in every worker ansible-playbook
 forks, for the lookup (issue 13). ``register_own_definitions``, called as the plugin's module is imported, registers
-them first, parsed with libyaml's safe loader; Ansible then finds them registered and parses nothing.
+them first, parsed with libyaml's safe loader by the run's first worker and read by the others from the run's folder
+(parse.py); Ansible then finds them registered and parses nothing.
 
 A one-line re-export beside a playbook (``lookup_plugins/hier.py`` holding ``from ansible_collections.strata.hier
 .plugins.lookup.hier import LookupModule``) is loaded as ``hier`` from a file without DOCUMENTATION, so every
@@ -26,15 +27,22 @@ import yaml
 
 from ansible import constants as C
 
+from ansible_collections.strata.hier.plugins.plugin_utils.parse import kept_for_text
+
 _SafeLoader = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
 _PARSED: Dict[str, Dict[str, Any]] = {}
 
 
 def own_definitions(module_name: str, documentation: str) -> Dict[str, Any]:
-    """The options of a plugin's DOCUMENTATION, parsed once per process."""
+    """The options of a plugin's DOCUMENTATION, parsed once per run (the other workers read them from the run's
+    folder) and kept once per process."""
     if module_name not in _PARSED:
-        _PARSED[module_name] = yaml.load(documentation, Loader=_SafeLoader).get('options') or {}
+        _PARSED[module_name] = kept_for_text('options', documentation, _options_of)
     return _PARSED[module_name]
+
+
+def _options_of(documentation: str) -> Dict[str, Any]:
+    return yaml.load(documentation, Loader=_SafeLoader).get('options') or {}
 
 
 def register_own_definitions(plugin_type: str, module_name: str, documentation: str) -> None:

@@ -20,7 +20,9 @@ Parsed files are also kept, as marshal data, in the run's private temporary fold
 exit): a worker forked for the next host reads them instead of parsing again. An entry is
 used only when it names the same file with the same size, mtime, ctime, inode and device,
 from a folder and file owned by this user that no one else may write; vault values are kept
-as their ciphertext, and a whole-file vaulted file (plain once decrypted) is never kept.
+as their ciphertext, and a whole-file vaulted file (plain once decrypted) is never kept. The same folder keeps
+what is computed from text every worker holds (``kept_for_text``: the lookup's option definitions from its
+DOCUMENTATION), under the digest of that text.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import json
 import marshal
 import os
 import sys
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -103,14 +105,17 @@ for _tag in ('!unsafe', '!vault-encrypted', 'tag:yaml.org,2002:omap', 'tag:yaml.
     _Loader.add_constructor(_tag, _Loader.give_up)
 
 
-def parse(path: str, loader: Any) -> Any:
-    """A data file's values as DataLoader gives them, or NEEDS_DATALOADER."""
+def parse(path: str, loader: Any, check: Callable[[bytes], None] = lambda raw: None) -> Any:
+    """A data file's values as DataLoader gives them, or NEEDS_DATALOADER.
+
+    ``check`` sees the file's bytes before they are parsed (not when the run's folder has them parsed already).
+    """
     if not os.path.isabs(path):
         COUNTS['dataloader'] += 1
         return NEEDS_DATALOADER     # DataLoader finds it relative to its base folder
     try:
         cache = _cache_file(path)
-        kept = _read_kept(cache, os.stat(path)) if cache else None
+        kept = _read_kept(cache, _identity(os.stat(path))) if cache else None
         if kept is not None:
             COUNTS['reused'] += 1
             return _with_vault_values(kept[1], loader) if kept[0] else kept[1]
@@ -120,6 +125,7 @@ def parse(path: str, loader: Any) -> Any:
     except OSError:
         COUNTS['dataloader'] += 1
         return NEEDS_DATALOADER
+    check(raw)
     parsed = _parse_text(raw)
     if parsed is None:
         COUNTS['dataloader'] += 1
@@ -127,8 +133,25 @@ def parse(path: str, loader: Any) -> Any:
     COUNTS['parsed'] += 1
     data, vault_values = parsed
     if cache:
-        _keep(cache, status, data, vault_values)
+        _keep(cache, _identity(status), data, vault_values)
     return _with_vault_values(data, loader) if vault_values else data
+
+
+def kept_for_text(purpose: str, text: str, make: Callable[[str], Any]) -> Any:
+    """``make(text)`` for text that every worker of the run holds, such as a plugin's DOCUMENTATION: kept in the
+    run's folder under the digest of ``purpose`` and text, so that only the first worker computes it.
+    ``make`` must give marshal data (else each worker computes it)."""
+    folder = _cache_folder()
+    if folder is None:
+        return make(text)
+    digest = hashlib.sha256(('%s\0%s' % (purpose, text)).encode('utf-8', 'surrogatepass')).hexdigest()
+    cache = os.path.join(folder, 'text-' + digest)
+    kept = _read_kept(cache, digest)
+    if kept is not None:
+        return kept[1]
+    made = make(text)
+    _keep(cache, digest, made, 0)
+    return made
 
 
 def _parse_text(raw: bytes) -> Optional[Tuple[Any, int]]:
@@ -225,8 +248,8 @@ def _identity(path_status: os.stat_result) -> tuple:
             path_status.st_dev)
 
 
-def _read_kept(cache: str, status: os.stat_result) -> Optional[Tuple[int, Any]]:
-    """(vault values, data) kept for the file as it is now, or None."""
+def _read_kept(cache: str, expected: Any) -> Optional[Tuple[int, Any]]:
+    """(vault values, data) kept under the identity ``expected`` (a file's as it is now, or a text's digest), or None."""
     try:
         with open(cache, 'rb') as stream:
             own = os.fstat(stream.fileno())
@@ -235,15 +258,15 @@ def _read_kept(cache: str, status: os.stat_result) -> Optional[Tuple[int, Any]]:
             version, identity, vault_values, data = marshal.load(stream)
     except Exception:  # pylint: disable=broad-except  # not kept (or unreadable): parse the file
         return None
-    if version != _CACHE_VERSION or identity != _identity(status):
+    if version != _CACHE_VERSION or identity != expected:
         return None
     return vault_values, data
 
 
-def _keep(cache: str, status: os.stat_result, data: Any, vault_values: int) -> None:
+def _keep(cache: str, identity: Any, data: Any, vault_values: int) -> None:
     """Write the parsed data for other workers of the run (atomically; a failure only costs a parse)."""
     try:
-        dumped = marshal.dumps((_CACHE_VERSION, _identity(status), vault_values, data))
+        dumped = marshal.dumps((_CACHE_VERSION, identity, vault_values, data))
     except ValueError:
         return      # timestamps and the like: not marshal data, parsed in each process
     temporary = '%s.%d.tmp' % (cache, os.getpid())     # the folder is private: no one else names files there

@@ -42,3 +42,29 @@ def test_the_lookup_registers_what_ansible_would_before_ansible_parses_its_docum
     assert report['options'] == ['_terms', 'config', 'default', 'explain', 'merge', 'query', 'render']
     assert report['same'] is True
     assert report['registered_before_ansible_looks'] == [True]
+
+
+# Two workers of one run: the first parses the lookup's DOCUMENTATION, the second reads the options it kept.
+WORKER = '''
+import json, sys
+from ansible import constants as C
+C.DEFAULT_LOCAL_TMP = sys.argv[2]
+from ansible.plugins.loader import init_plugin_loader, lookup_loader
+init_plugin_loader([sys.argv[1]])
+from ansible_collections.strata.hier.plugins.plugin_utils import option_definitions
+parsed = []
+parse_options = option_definitions._options_of
+option_definitions._options_of = lambda text: parsed.append(1) or parse_options(text)
+lookup_loader.get('strata.hier.hier')
+own = C.config.get_configuration_definitions('lookup', sys.argv[3])
+print(json.dumps({'parsed': len(parsed), 'definitions': own}))
+'''
+
+
+def test_the_run_parses_the_lookups_documentation_once(tmp_path):
+    run_folder = tmp_path / 'run'
+    run_folder.mkdir(mode=0o700)
+    first = run_fresh(WORKER, run_folder, MODULE)
+    second = run_fresh(WORKER, run_folder, MODULE)
+    assert (first['parsed'], second['parsed']) == (1, 0)
+    assert second['definitions'] == first['definitions'] and 'config' in first['definitions']

@@ -268,6 +268,59 @@ def test_a_failed_write_to_the_run_cache_leaves_nothing_and_costs_only_a_parse(t
     assert len(os.listdir(str(folder))) == 1    # written by the next parse
 
 
+def test_the_nesting_check_sees_the_bytes_parsed_and_is_skipped_for_a_kept_file(tmp_path, folder):
+    path = str(tmp_path / 'map.yml')
+    write(path, PARSED_FAST['map.yml'])
+    seen = []
+    first = parse(path, loader(), seen.append)
+    with open(path, 'rb') as stream:
+        assert seen == [stream.read()]
+    assert parse(path, loader(), seen.append) == first and len(seen) == 1     # kept: the check passed already
+
+
+def test_a_deep_file_is_refused_before_parsing_whether_or_not_the_run_folder_exists(tmp_path, monkeypatch, folder):
+    path = str(tmp_path / 'deep.yml')
+    write(path, 'a: ' + '[' * 5000 + ']' * 5000 + '\n')
+    calls = []
+    monkeypatch.setattr(parse_module, '_parse_text', calls.append)
+    for _round in range(2):
+        with pytest.raises(StoreError, match='deep.yml:1: the data nests deeper than 500 levels'):
+            load_untrusted(loader(), path, StoreError)
+        monkeypatch.setattr(parse_module, '_FOLDER', {'path': None})
+    assert calls == [] and os.listdir(str(folder)) == []
+
+
+def test_text_results_are_made_once_per_run_by_text_and_purpose(folder):
+    made = []
+
+    def make(text):
+        made.append(text)
+        return {'length': len(text), 'words': text.split()}
+    first = parse_module.kept_for_text('words', 'a b c', make)
+    again = parse_module.kept_for_text('words', 'a b c', make)
+    assert first == again == {'length': 5, 'words': ['a', 'b', 'c']} and first is not again
+    assert made == ['a b c']
+    parse_module.kept_for_text('other purpose', 'a b c', make)
+    parse_module.kept_for_text('words', 'a b d', make)
+    assert made == ['a b c'] * 2 + ['a b d'] and len(os.listdir(str(folder))) == 3
+
+
+def test_text_results_that_marshal_cannot_keep_are_made_each_time(folder):
+    made = []
+
+    def make(text):
+        made.append(text)
+        return {'when': datetime.date(2024, 1, 2)}
+    for _round in range(2):
+        assert parse_module.kept_for_text('dates', 'x', make) == {'when': datetime.date(2024, 1, 2)}
+    assert len(made) == 2 and os.listdir(str(folder)) == []
+
+
+def test_text_results_are_made_without_a_run_folder(monkeypatch):
+    monkeypatch.setattr(parse_module, '_FOLDER', {'path': None})
+    assert parse_module.kept_for_text('upper', 'abc', str.upper) == 'ABC'
+
+
 def test_private_folder_is_refused_when_others_may_write(tmp_path, monkeypatch):
     from ansible import constants
     shared = tmp_path / 'shared'
