@@ -37,6 +37,7 @@ def test_a_hier_yml_lookup_loads_no_dialect_code_and_builds_no_generated_classes
     loaded = {name[len(OURS):] for name in report['modules']}
     assert 'module_utils.merging' in loaded and 'plugin_utils.hierarchy' in loaded
     for only_where_used in ('module_utils.hiera', 'module_utils.datum_expressions', 'module_utils.datum_strategies',
-                            'plugin_utils.datum_handlers', 'plugin_utils.hiera_source', 'plugin_utils.nodes',
+                            'plugin_utils.datum_handlers', 'plugin_utils.datum_config', 'plugin_utils.hiera_source',
+                            'plugin_utils.nodes',
                             'module_utils.deckhand', 'module_utils.cloud_init', 'module_utils.heat'):
         assert only_where_used not in loaded, only_where_used

@@ -172,14 +172,11 @@ def test_results_are_bounded_by_the_size_limit(tmp_path):
         hierarchy.lookup('Many', NODE)
 
 
-def test_datum_yml_strategy_names_are_read_as_datum_reads_them_with_a_warning(tmp_path, monkeypatch):
-    from ansible_collections.strata.hier.plugins.plugin_utils import config as config_module
-    seen = []
-    monkeypatch.setattr(config_module.Display, 'warning', lambda self, message, *args, **kwargs: seen.append(message))
+def test_datum_yml_strategy_names_are_read_as_datum_reads_them_with_a_warning(tmp_path, warnings):
     hierarchy = store(tmp_path, common='Features: [b, c]\n', role='Features: [a, b]\n',
                       datum_extra='lookup_options:\n  Features:\n    merge_basetype_array: Add\n')
     assert hierarchy.lookup('Features', NODE).value == ['a', 'b', 'b', 'c']
-    warning, = seen
+    warning, = warnings
     assert 'Datum.yml:6' in warning and "merge_basetype_array 'Add' as Sum" in warning
 
 
