@@ -17,6 +17,7 @@ from ansible.plugins.loader import inventory_loader, lookup_loader
 from ansible.template import Templar
 
 from ansible_collections.strata.hier.tests.unit.plugins.datum_store import write_store
+from ansible_collections.strata.hier.tests.unit.plugins.warnings_seen import warnings_seen
 
 ENC = '[ENC=PE9ianMgVmVyc2lvbj0iMS4xLjAuMSIgeG1sbnM9]'
 NODES = {   # name: (environment, role, location)
@@ -73,10 +74,9 @@ def inventory(datum_yml):
     with open(source, 'w') as stream:
         stream.write('plugin: strata.hier.hier\nconfig: Datum.yml\n')
     plugin = inventory_loader.get('strata.hier.hier')
-    warnings = []
-    plugin.display.warning = lambda message, *args, **kwargs: warnings.append(message)
     data = InventoryData()
-    plugin.parse(data, DataLoader(), source, cache=False)
+    with warnings_seen(plugin.display, []) as warnings:
+        plugin.parse(data, DataLoader(), source, cache=False)
     return data, warnings
 
 

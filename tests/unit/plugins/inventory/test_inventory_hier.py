@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import nullcontext
 
 import pytest
 
@@ -18,6 +19,7 @@ from ansible.plugins.loader import cache_loader, inventory_loader
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAGGING
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb
+from ansible_collections.strata.hier.tests.unit.plugins.warnings_seen import warnings_seen
 
 TEMPLATE_NAME = "{{lookup('pipe','id>PWNED')}}"
 
@@ -52,10 +54,9 @@ def cached_source(store, connection=None, extra=''):
 
 def parse(path, warnings=None, cache=True):
     plugin = inventory_loader.get('strata.hier.hier')
-    if warnings is not None:
-        plugin.display.warning = lambda message, *args, **kwargs: warnings.append(message)
     inventory = InventoryData()
-    plugin.parse(inventory, DataLoader(), path, cache=cache)
+    with nullcontext() if warnings is None else warnings_seen(plugin.display, warnings):
+        plugin.parse(inventory, DataLoader(), path, cache=cache)
     try:
         plugin.update_cache_if_changed()    # as ansible-core's InventoryManager does after parse
     except AttributeError:                  # as it does too: no cache (2.19+)

@@ -54,6 +54,10 @@ def general_path(rules):
         stack.enter_context(mock.patch.object(hash_arrays, 'may_hold_markers', lambda texts, prefix: True))
         stack.enter_context(mock.patch.object(maps, 'VALUE_TYPES', frozenset()))
         stack.enter_context(mock.patch.object(kinds, 'MAP_TYPES', _ForgetfulSet()))
+        # family_of, forgetting, meets null as a new scalar type: the real type sets must not learn it
+        # (VALUE_TYPES holding null would send maps with nulls down the wide-map path, for later examples too)
+        stack.enter_context(mock.patch.object(kinds, 'SCALAR_TYPES', _ForgetfulSet()))
+        stack.enter_context(mock.patch.object(kinds, 'VALUE_TYPES', _ForgetfulSet()))
         stack.enter_context(mock.patch.object(maps, 'SCALAR_TYPES', frozenset()))
         stack.enter_context(mock.patch.object(MergeStrategy, 'is_whole', _never(), create=True))
         stack.enter_context(mock.patch.object(ScalarMerger, 'trivial', _never(), create=True))
@@ -163,6 +167,27 @@ def test_fast_paths_agree_on_hash_arrays_with_one_tuple_key(values, spec, case_i
     rules = build_rules(spec, {}, case_insensitive)
     fast, general = both_paths(merge_layers, values, rules, ())
     assert repr(fast) == repr(general)
+
+
+def test_the_general_path_leaves_the_type_sets_as_they_were():
+    before = (set(kinds.SCALAR_TYPES), set(kinds.VALUE_TYPES), set(kinds.MAP_TYPES))
+    rules = MergeRules('deep')
+    with general_path(rules):
+        merge_layers([{'a': None, 'b': {'c': None}, 'l': [None, 'x']}, {'a': 1, 'b': {'c': 2}, 'l': ['y']}], rules)
+    assert (set(kinds.SCALAR_TYPES), set(kinds.VALUE_TYPES), set(kinds.MAP_TYPES)) == before
+    assert type(None) not in kinds.VALUE_TYPES
+
+
+def test_a_null_in_a_wide_map_is_not_found_after_the_general_path_ran():
+    """Hypothesis found it (seed 20): the general path taught VALUE_TYPES null, and the next fast merge of wide
+    maps took the most specific null over a less specific value."""
+    specific = dict({'k%d' % index: 'p' for index in range(8)}, k0=None)
+    general = {'k%d' % index: 'p' for index in range(8)}
+    rules = MergeRules('deep')
+    both_paths(merge_layers, [{'l': [None, 'x']}, {'l': ['y']}], rules, ())     # a null list item: a new type
+    fast, slow = both_paths(merge_layers, [{'a': specific}, {'a': general}], rules, ())
+    assert fast == slow and fast[0] == {'a': general}
+    assert outcome(merge_layers, [{'a': specific}, {'a': general}], rules) == fast
 
 
 def test_general_path_is_really_taken():
