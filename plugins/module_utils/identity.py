@@ -17,12 +17,11 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Optional
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
-from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.kinds import BUILTIN_SCALARS, MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, WorkBudget
 
 _OPAQUE: Dict[type, Callable[[Any], Any]] = {}
-_BUILTIN_SCALARS = (str, int, float, bool, type(None))
-_IDENTITY_BY_TYPE: Dict[type, Optional[Callable[[Any], Any]]] = dict.fromkeys(_BUILTIN_SCALARS)
+_IDENTITY_BY_TYPE: Dict[type, Optional[Callable[[Any], Any]]] = dict.fromkeys(BUILTIN_SCALARS)
 """Each type met so far: its identity function, or None for types compared as they are."""
 _UNKNOWN = object()
 
@@ -31,7 +30,7 @@ def register_opaque(cls: type, identity: Callable[[Any], Any]) -> None:
     """Compare values of ``cls`` (and its subclasses) by ``identity(value)`` only."""
     _OPAQUE[cls] = identity
     _IDENTITY_BY_TYPE.clear()
-    _IDENTITY_BY_TYPE.update(dict.fromkeys(_BUILTIN_SCALARS))
+    _IDENTITY_BY_TYPE.update(dict.fromkeys(BUILTIN_SCALARS))
 
 
 def opaque_identity(value: Any) -> Optional[tuple]:

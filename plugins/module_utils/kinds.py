@@ -30,8 +30,9 @@ def kind_of(value: Any) -> str:
 
 
 LIST = 'list'                # the family of every list kind
-_FAMILY_BY_TYPE = {dict: MAP, list: LIST, tuple: LIST, str: SCALAR, int: SCALAR, float: SCALAR,
-                   bool: SCALAR, type(None): SCALAR}
+BUILTIN_SCALARS = frozenset((str, int, float, bool, type(None)))
+"""Python's own scalar types, those YAML and JSON parsers give."""
+_FAMILY_BY_TYPE = {dict: MAP, list: LIST, tuple: LIST, **dict.fromkeys(BUILTIN_SCALARS, SCALAR)}
 SCALAR_TYPES = {kind for kind, family in _FAMILY_BY_TYPE.items() if family is SCALAR}
 """The scalar types met so far (the builtin ones, then such as Ansible's tagged strings): the merge's hot path
 tells scalars by a set look-up of their type."""

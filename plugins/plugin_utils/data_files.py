@@ -34,10 +34,16 @@ _NESTING_MARKS = (b'[', b'{', b'- ', b'? ')
 
 def load_untrusted(loader: Any, path: str, error: type) -> Any:
     """A data or configuration file through DataLoader; ``error`` naming the file (and line) when it cannot be."""
-    data = parse(path, loader, lambda raw: refuse_deep_nesting(path, error, raw))   # faster; DataLoader's values
+    checked = []
+
+    def check(raw: bytes) -> None:
+        refuse_deep_nesting(path, error, raw)
+        checked.append(path)
+    data = parse(path, loader, check)     # the same values, faster; DataLoader where the file needs it
     if data is not NEEDS_DATALOADER:
         return data
-    refuse_deep_nesting(path, error)
+    if not checked:     # the parser gave up before reading the file
+        refuse_deep_nesting(path, error)
     try:
         return loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
     except Exception as exc:  # pylint: disable=broad-except  # any failure to read an untrusted file names it

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Set
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.kinds import BUILTIN_SCALARS
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path
 
@@ -30,12 +31,9 @@ class DataSizeError(MergeError):
     """Data written out in full (aliases repeated) would hold more than EXPANDED_LIMIT values."""
 
 
-_BUILTIN_SCALARS = frozenset((str, int, float, bool, type(None)))
-
-
 def children(value: Any) -> Optional[Sequence[Tuple[Any, Any]]]:
     """(key, item) pairs of a map, a list, a tuple or a set; None for a scalar (vault values are scalars)."""
-    if type(value) in _BUILTIN_SCALARS:     # most values; an ABC check costs far more the first time a type meets it
+    if type(value) in BUILTIN_SCALARS:     # most values; an ABC check costs far more the first time a type meets it
         return None
     if isinstance(value, Mapping):
         return list(value.items())

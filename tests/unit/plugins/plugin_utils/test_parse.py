@@ -290,6 +290,25 @@ def test_a_deep_file_is_refused_before_parsing_whether_or_not_the_run_folder_exi
     assert calls == [] and os.listdir(str(folder)) == []
 
 
+def test_a_file_for_dataloader_is_read_once_for_the_nesting_check(tmp_path, monkeypatch, folder):
+    from ansible_collections.strata.hier.plugins.plugin_utils import data_files
+    checks = []
+    real_check = data_files.refuse_deep_nesting
+
+    def counted(path, error, raw=None):
+        checks.append(raw is not None)
+        real_check(path, error, raw)
+    monkeypatch.setattr(data_files, 'refuse_deep_nesting', counted)
+    path = str(tmp_path / 'tagged.yml')
+    write(path, 'a: !unsafe "{{ x }}"\n')                  # read by the fast parser, which gives it to DataLoader
+    assert comparable(load_untrusted(loader(), path, StoreError)) == comparable({'a': '{{ x }}'})
+    assert checks == [True]
+    monkeypatch.chdir(str(tmp_path))
+    checks.clear()
+    assert comparable(load_untrusted(DataLoader(), 'tagged.yml', StoreError)) == comparable({'a': '{{ x }}'})
+    assert checks == [False]                                # a relative path: checked before DataLoader reads it
+
+
 def test_text_results_are_made_once_per_run_by_text_and_purpose(folder):
     made = []
 
