@@ -50,6 +50,11 @@ class MergeSizeError(MergeError):
     """Data expands far beyond its written size (YAML aliases repeating parts of it); see limits.WorkBudget."""
 
 
+class ExpansionError(MergeError):
+    """Expanding data (handlers, interpolation, substitution, glob patterns) passed its work budget, or chained
+    deeper than the expansion depth limit; see limits.ExpansionBudget."""
+
+
 class HieraError(MergeError):
     """Hiera 5 support: a hiera.yaml, a data file, a key, an interpolation or a merge Hiera refuses."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Optional, Sequence
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeSizeError
+from ansible_collections.strata.hier.plugins.module_utils.errors import ExpansionError, MergeDepthError, MergeSizeError
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.paths import join_path
 
@@ -26,6 +26,13 @@ FLOOR = 20000
 """Values any merge may build, whatever its input's size."""
 FACTOR = 32
 """Values a merge may build per value of its input as written."""
+EXPANSION_FLOOR = 1000000
+"""Units (characters of text, values of data, glob patterns) any lookup or node may expand its data to."""
+EXPANSION_FACTOR = 64
+"""Units an expansion may produce per byte of data as written (read files add their size)."""
+MAX_EXPANSION_DEPTH = 48
+"""Deepest chain of expansions within expansions (a reference to a reference...), well below Python's
+recursion limit: deeper is an ExpansionError, never a RecursionError."""
 
 
 def too_deep(path: Sequence[Any] = ()) -> MergeDepthError:
@@ -115,3 +122,50 @@ def _copy(value: Any, budget: WorkBudget, depth: int) -> Any:
     if family is MAP:
         return {key: _copy(item, budget, depth + 1) for key, item in value.items()}
     return [_copy(item, budget, depth + 1) for item in value]
+
+
+class ExpansionBudget:
+    """One work budget per lookup and per node, charged by every dialect's expansion of its data: Datum handlers
+    and references, Hiera interpolation, Deckhand substitution, glob and brace patterns.
+
+    An expansion may produce ``EXPANSION_FLOOR`` units plus ``EXPANSION_FACTOR`` per byte of the data read so far
+    (``add_written``); a unit is a character of text, a value of data or a path pattern. Past that, and for chains
+    deeper than ``MAX_EXPANSION_DEPTH`` (``enter``/``leave``), an ExpansionError names what was expanded and where.
+    Where the source system computes a value once (a reference, an interpolated key), the dialect memoises it
+    rather than charging it again.
+    """
+
+    __slots__ = ('written', 'spent', 'depth')
+
+    def __init__(self, written: int = 0) -> None:
+        self.written = written
+        self.spent = 0
+        self.depth = 0
+
+    @property
+    def allowance(self) -> int:
+        return EXPANSION_FLOOR + EXPANSION_FACTOR * self.written
+
+    def add_written(self, size: int) -> None:
+        """Data of ``size`` bytes was read: what it may expand to grows with it."""
+        self.written += size
+
+    def charge(self, units: int, where: str) -> None:
+        """``units`` more were produced by the expansion at ``where`` (``file:line: what``)."""
+        self.spent += units
+        if self.spent > self.allowance:
+            raise ExpansionError('%s: expanding the data passes its work budget (%d units: %d plus %d per byte of the '
+                                 '%d bytes read); references, interpolations, substitutions or patterns repeat it '
+                                 'over and over' % (where, self.allowance, EXPANSION_FLOOR, EXPANSION_FACTOR,
+                                                    self.written))
+
+    def enter(self, where: str) -> None:
+        """One expansion deeper (leave() when done); past MAX_EXPANSION_DEPTH an ExpansionError naming ``where``."""
+        self.depth += 1
+        if self.depth > MAX_EXPANSION_DEPTH:
+            self.depth -= 1
+            raise ExpansionError('%s: expansions nest more than %d deep (a chain of references or interpolations)'
+                                 % (where, MAX_EXPANSION_DEPTH))
+
+    def leave(self) -> None:
+        self.depth -= 1
