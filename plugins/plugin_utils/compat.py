@@ -133,23 +133,33 @@ _CACHED_VAULT = '__strata_hier_vault__'
 
 
 def for_cache(value, wrappers=0):
-    """Host vars as an inventory cache should hold them.
+    """Host vars as an inventory cache should hold them: builtin types, vault values as marked ciphertext.
 
     From 2.19 every loaded value carries its file:line tags, which make the cache large and slow
     to read back, and vault values come back from a cache as bare ciphertext
-    (ansible/ansible#86369). So store builtin types, and vault values as marked ciphertext.
-    Before 2.19 the cache plugins handle both; the value is kept as it is.
+    (ansible/ansible#86369). Before 2.19 a vault value in the cache compares by decrypting (the cache's
+    update_cache_if_changed: without the password the whole source failed, and Ansible dropped it), and a
+    pickling cache plugin would store the vault secrets it holds. Never decrypts.
     """
-    return rebuild(value, _cached_scalar, wrappers=wrappers) if DATA_TAGGING else value
+    return rebuild(value, _cached_scalar, wrappers=wrappers)
 
 
 def _cached_scalar(value):
     return {_CACHED_VAULT: vault_ciphertext(value)} if is_vault_value(value) else plain_scalar(value)
 
 
-def from_cache(value, wrappers=0):
-    """Undo for_cache: marked ciphertext becomes a vault value again."""
-    return rebuild(value, plain_scalar, _cached_vault, wrappers) if DATA_TAGGING else value
+def from_cache(value, wrappers=0, loader=None):
+    """Undo for_cache: marked ciphertext becomes a vault value again (before 2.19 with ``loader``'s vault secrets,
+    as DataLoader gives its vault values)."""
+    vault = None if DATA_TAGGING or loader is None else loader._vault   # pylint: disable=protected-access
+
+    def restored(mapping):
+        found = _cached_vault(mapping)
+        if found is not None and vault is not None:
+            found.vault = vault
+        return found
+
+    return rebuild(value, plain_scalar, restored, wrappers)
 
 
 def _cached_vault(value):
