@@ -86,7 +86,8 @@ notes:
     the configuration and this source; a change to any of them makes the next run merge again.
   - The data of whole-file vaulted files is plain once loaded, so an inventory holding some is not cached (a
     warning says so); keep secrets in inline C(!vault) values to use the cache.
-  - Vault-encrypted values are cached as their ciphertext and decrypt when used, on every supported ansible-core
+  - Vault-encrypted values are cached as their ciphertext (never decrypted to be cached, so no vault password is
+    needed to write or read the cache) and decrypt when used, on every supported ansible-core
     (ansible-core 2.19 and later would otherwise read them back as the text of their ciphertext,
     U(https://github.com/ansible/ansible/issues/86369)).
   - A cache entry that cannot be read or does not have the shape this plugin writes, and a cache that cannot be
@@ -239,7 +240,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if entry is None or (isinstance(entry, Mapping) and (entry.get('format'), entry.get('fingerprint'))
                                  != (CACHE_FORMAT, fingerprint)):
                 return None        # no entry, or one of another release or of other data
-            return from_cache(_checked_entry(entry), wrappers=1)      # host name -> its variables
+            return from_cache(_checked_entry(entry), wrappers=1, loader=self.loader)    # host name -> its variables
         except Exception as exc:  # pylint: disable=broad-except  # whatever the cache holds, the data decides
             self._cache_trouble(path, 'cannot be read', exc)
             return None
@@ -254,7 +255,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 except MergeError as exc:
                     raise ValueError('host %s: %s' % (name, exc)) from exc
             self._cache[key] = dict(entry, hosts=for_cache(entry['hosts'], wrappers=1))
-            self.update_cache_if_changed()
+            # written as it is new: comparing it with what was read compares the values (before 2.19 a vault
+            # value by decrypting it)
+            self.set_cache_plugin()
         except Exception as exc:  # pylint: disable=broad-except  # the inventory is built; only caching failed
             self._cache.pop(key, None)
             self._cache_trouble(path, 'cannot be written', exc)

@@ -25,7 +25,8 @@ description:
     stem; a path may continue into the keys of a file.
   - Files load through Ansible's DataLoader, so vault-encrypted files and C(!vault) values work. Each file is
     parsed once per process.
-  - Strings holding C({{ }}) are returned as written unless O(render=true).
+  - Strings holding C({{ }}) are returned as written unless O(render=true), and never trusted as templates (before
+    ansible-core 2.19 they are marked unsafe even with C(allow_unsafe=true), as is a string starting C(#jinja2:)).
   - With C(-vvv), the levels read, found and skipped are printed.
 options:
   _terms:
@@ -135,7 +136,7 @@ from ansible.utils.display import Display
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraNotFound, MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
-    CompleteMessage, decrypted, is_vault_value, plain, plain_scalar, trust_as_template,
+    CompleteMessage, decrypted, is_vault_value, not_templates, plain, plain_scalar, trust_as_template,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import (
@@ -180,7 +181,7 @@ class LookupModule(LookupBase):
             for warning in resolution.warnings:
                 display.warning('strata.hier.hier %s: %s' % (resolution.key, warning))
             if self.get_option('explain'):
-                results.append(plain(resolution.explain(), wrappers=1))     # the value sits in the report
+                results.append(not_templates(plain(resolution.explain(), wrappers=1), 1))  # the value sits in it
                 continue
             results.append(self._answer(resolution, kwargs))
         return results
@@ -200,8 +201,8 @@ class LookupModule(LookupBase):
             for warning in engine.warnings:
                 display.warning('strata.hier.hier %s: %s' % (term, warning))
             if self.get_option('explain'):
-                results.append(plain({'key': term, 'found': found, 'value': value,
-                                      'explain': engine.explain.text()}, wrappers=1))
+                results.append(not_templates(plain({'key': term, 'found': found, 'value': value,
+                                                    'explain': engine.explain.text()}, wrappers=1), 1))
                 continue
             if not found and 'default' not in kwargs:
                 raise AnsibleLookupError('strata.hier.hier: %r was found on no level of %s (use explain=true to '
@@ -249,7 +250,8 @@ class LookupModule(LookupBase):
             value = self._query(value)
         if self.get_option('render'):
             value = self._render(value)
-        return decrypted(value) if is_vault_value(value) else value
+        # data, not templates, even where Ansible would not mark the result unsafe (allow_unsafe=true, before 2.19)
+        return not_templates(decrypted(value) if is_vault_value(value) else value)
 
     def _query(self, value):
         try:

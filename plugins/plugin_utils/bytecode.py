@@ -11,7 +11,11 @@ files with Python's SourceFileLoader, which keeps bytecode in ``__pycache__``; i
 helpers load the same way. Every other name, including other collections' module_utils, stays with Ansible.
 
 Python's own rules apply: bytecode is written only where the collection is writable and Python may write it
-(``PYTHONDONTWRITEBYTECODE``, ``PYTHONPYCACHEPREFIX``), and it is used only while it matches its source.
+(``PYTHONDONTWRITEBYTECODE``, ``PYTHONPYCACHEPREFIX``), and it is used only while it matches its source: the
+timestamp-based bytecode Python writes, checked against the source's modification time and size. Hash-based
+bytecode is never used (``_TimestampBytecodeLoader``): an unchecked one Python never compares with its source, and
+a checked one only claims its source's hash, which anyone can write in front of other code. Such a file, planted in
+``__pycache__`` (the collection may sit inside the data repository), was code Ansible's loader alone never runs.
 What the collection loader adds for module_utils, redirects from ``meta/runtime.yml``, this collection does not use
 for its own helpers.
 """
@@ -20,9 +24,26 @@ from __future__ import annotations
 
 import os
 import sys
-from importlib.util import spec_from_file_location
+from importlib.machinery import SourceFileLoader
+from importlib.util import MAGIC_NUMBER, spec_from_file_location
 
 _HELPERS = tuple('ansible_collections.strata.hier.plugins.%s.' % folder for folder in ('module_utils', 'plugin_utils'))
+
+
+class _TimestampBytecodeLoader(SourceFileLoader):
+    """Python's SourceFileLoader, reading timestamp-based bytecode only.
+
+    SourceLoader.get_code validates timestamp-based bytecode against the source; hash-based bytecode it compares
+    with the source only when its header asks to (``--check-hash-based-pycs default``), and then only the hash the
+    header claims. Such bytecode is read as missing instead: the source is compiled, and timestamp-based bytecode
+    written in its place.
+    """
+
+    def get_data(self, path):
+        data = super().get_data(path)
+        if path != self.path and data[:4] == MAGIC_NUMBER and int.from_bytes(data[4:8], 'little') & 0b1:
+            raise OSError('hash-based bytecode is not used for %s' % self.path)    # get_code: no bytecode
+        return data
 
 
 class HelperFinder:
@@ -38,7 +59,8 @@ class HelperFinder:
         for folder in path:
             source = os.path.join(folder, fullname.rpartition('.')[2] + '.py')
             if os.path.isfile(source):
-                return spec_from_file_location(fullname, source)     # a SourceFileLoader, as Ansible's plugins
+                # a SourceFileLoader, as Ansible's plugins, which leaves out hash-based bytecode
+                return spec_from_file_location(fullname, source, loader=_TimestampBytecodeLoader(fullname, source))
         return None
 
 

@@ -37,7 +37,11 @@ if DATA_TAGGING:
     from ansible.parsing.vault import EncryptedString as _VaultValue, VaultHelper
 else:  # importing ansible.parsing.yaml.objects on 2.19+ costs ~0.1 s (a deprecated module)
     from ansible.parsing.yaml.objects import AnsibleVaultEncryptedUnicode as _VaultValue
+    from ansible.template import JINJA2_OVERRIDE as _JINJA2_HEADER
     from ansible.utils.unsafe_proxy import AnsibleUnsafeText
+    from jinja2.defaults import BLOCK_START_STRING, COMMENT_START_STRING, VARIABLE_START_STRING
+
+    _START_STRINGS = (BLOCK_START_STRING, VARIABLE_START_STRING, COMMENT_START_STRING)
 
 
 class CompleteMessage(object):
@@ -56,17 +60,28 @@ def trust_as_template(value):
     return _trust_as_template(value) if _trust_as_template else value
 
 
-def not_templates(value):
-    """Data is never rendered as templates by Ansible: mark strings (keys too) unsafe before 2.19.
+def not_templates(value, wrappers=0):
+    """Data is never rendered as templates by Ansible: before 2.19, mark unsafe every string (keys too) that
+    Ansible's Templar could render.
+
+    Before 2.19, ``Templar.template`` renders a string when ``Templar.is_possibly_template`` says so: a
+    ``#jinja2:`` header at the very start of the string (``JINJA2_OVERRIDE``) may set any attribute of the Jinja
+    environment (delimiters such as ``<<``, line statement and comment prefixes, ...), then the block, variable or
+    comment start string of that environment must occur in it. Without a header they are Jinja's defaults: Ansible
+    never changes its environment's (the template module's delimiters apply to its template file, not to the
+    variables it reads). That predicate is not asked here: it would parse every hostile header (``literal_eval``,
+    a warning per unknown setting). Marked instead, a superset of what it accepts: every string starting with the
+    header, whatever the header sets, and every string holding a default start string.
 
     From 2.19, data the store loads is not trusted as templates anyway. (ansible-core's
-    wrap_var would turn a 2.16 vault value into a list of characters, hence this walk.)
+    wrap_var would turn a 2.16 vault value into a list of characters, hence this walk.) ``wrappers``: levels of
+    maps around the data (walk.rebuild).
     """
-    return value if DATA_TAGGING else rebuild(value, _unsafe_if_template)
+    return value if DATA_TAGGING else rebuild(value, _unsafe_if_template, wrappers=wrappers)
 
 
 def _unsafe_if_template(value):
-    if isinstance(value, str) and ('{{' in value or '{%' in value or '{#' in value):
+    if isinstance(value, str) and (value.startswith(_JINJA2_HEADER) or any(start in value for start in _START_STRINGS)):
         return AnsibleUnsafeText(value)     # only what could render: --list stays free of unsafe markers
     return value
 
@@ -118,23 +133,33 @@ _CACHED_VAULT = '__strata_hier_vault__'
 
 
 def for_cache(value, wrappers=0):
-    """Host vars as an inventory cache should hold them.
+    """Host vars as an inventory cache should hold them: builtin types, vault values as marked ciphertext.
 
     From 2.19 every loaded value carries its file:line tags, which make the cache large and slow
     to read back, and vault values come back from a cache as bare ciphertext
-    (ansible/ansible#86369). So store builtin types, and vault values as marked ciphertext.
-    Before 2.19 the cache plugins handle both; the value is kept as it is.
+    (ansible/ansible#86369). Before 2.19 a vault value in the cache compares by decrypting (the cache's
+    update_cache_if_changed: without the password the whole source failed, and Ansible dropped it), and a
+    pickling cache plugin would store the vault secrets it holds. Never decrypts.
     """
-    return rebuild(value, _cached_scalar, wrappers=wrappers) if DATA_TAGGING else value
+    return rebuild(value, _cached_scalar, wrappers=wrappers)
 
 
 def _cached_scalar(value):
     return {_CACHED_VAULT: vault_ciphertext(value)} if is_vault_value(value) else plain_scalar(value)
 
 
-def from_cache(value, wrappers=0):
-    """Undo for_cache: marked ciphertext becomes a vault value again."""
-    return rebuild(value, plain_scalar, _cached_vault, wrappers) if DATA_TAGGING else value
+def from_cache(value, wrappers=0, loader=None):
+    """Undo for_cache: marked ciphertext becomes a vault value again (before 2.19 with ``loader``'s vault secrets,
+    as DataLoader gives its vault values)."""
+    vault = None if DATA_TAGGING or loader is None else loader._vault   # pylint: disable=protected-access
+
+    def restored(mapping):
+        found = _cached_vault(mapping)
+        if found is not None and vault is not None:
+            found.vault = vault
+        return found
+
+    return rebuild(value, plain_scalar, restored, wrappers)
 
 
 def _cached_vault(value):

@@ -7,10 +7,16 @@
 from __future__ import annotations
 
 import os
+import py_compile
+import shutil
+import sys
 from importlib.machinery import SourceFileLoader
+from importlib.util import cache_from_source, module_from_spec, source_hash
+
+import pytest
 
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
-from ansible_collections.strata.hier.tests.unit.plugins.fresh_process import run_fresh
+from ansible_collections.strata.hier.tests.unit.plugins.fresh_process import COLLECTIONS_ROOT, run_fresh
 
 HELPER = 'ansible_collections.strata.hier.plugins.module_utils.'
 
@@ -70,9 +76,68 @@ def test_a_worker_loads_the_helpers_from_bytecode_behind_what_comes_first(tmp_pa
     assert HELPER + 'merging' in loaders
     # all but the finder's own module, which Ansible loads before the finder exists
     assert loaders.pop('ansible_collections.strata.hier.plugins.plugin_utils.bytecode') == '_AnsibleCollectionLoader'
-    assert set(loaders.values()) == {'SourceFileLoader'}, loaders
+    assert set(loaders.values()) == {'_TimestampBytecodeLoader'}, loaders     # a SourceFileLoader
     first = written(pycache)
     assert len(first) >= len(report['helpers'])     # each helper's bytecode written (with Ansible's own modules)
     again = run_worker(pycache)
     assert again['helpers'] == report['helpers']
     assert written(pycache) == first                # read back, not compiled and written again
+
+
+def plant(source, code, mode, target=None):
+    """Bytecode of ``code`` where Python looks for that of ``source`` (or at ``target``): hash-based, unchecked or
+    checked (its header claiming the hash of ``source``, which anyone can compute)."""
+    planted = source.parent.parent / ('planted-' + source.name)
+    planted.write_text(code)
+    target = str(target or cache_from_source(str(source)))
+    invalidation = (py_compile.PycInvalidationMode.UNCHECKED_HASH if mode == 'unchecked'
+                    else py_compile.PycInvalidationMode.CHECKED_HASH)
+    py_compile.compile(str(planted), cfile=target, dfile=str(source), invalidation_mode=invalidation, doraise=True)
+    if mode == 'forged':
+        with open(target, 'r+b') as stream:
+            stream.seek(8)
+            stream.write(source_hash(source.read_bytes()))
+    return target
+
+
+@pytest.mark.parametrize('mode', ['unchecked', 'forged'])
+def test_hash_based_bytecode_planted_for_a_helper_is_not_run(tmp_path, mode):
+    """Issue 25, finding 12: Python runs an unchecked-hash pyc without reading the source (and a checked one
+    whose header claims the source's hash); Ansible's loader never reads bytecode, so neither may the finder."""
+    folder = tmp_path / 'helpers'
+    folder.mkdir()
+    source = folder / 'helper.py'
+    source.write_text('WHO = "source"\n')
+    plant(source, 'WHO = "planted"\n', mode)
+    spec = bytecode.HelperFinder.find_spec(HELPER + 'helper', [str(folder)])
+    module = module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.WHO == 'source'
+
+
+# A fresh process loading the lookup from a copy of the collection (the first argument is the real one's root)
+PLANTED_WORKER = '''
+import json, sys
+from ansible.plugins.loader import init_plugin_loader, lookup_loader
+init_plugin_loader([sys.argv[2]])
+lookup_loader.get('strata.hier.hier')
+module = sys.modules['ansible_collections.strata.hier.plugins.module_utils.merging']
+print(json.dumps({'file': module.__file__, 'planted': getattr(module, 'PLANTED', False)}))
+'''
+
+
+def test_a_worker_does_not_run_an_unchecked_pyc_planted_in_the_collection(tmp_path):
+    """End to end, as a collection installed inside the data repository: the pyc beside the source."""
+    real = os.path.join(COLLECTIONS_ROOT, 'ansible_collections', 'strata', 'hier')
+    copy = tmp_path / 'ansible_collections' / 'strata' / 'hier'
+    for folder in ('plugins', 'meta'):
+        shutil.copytree(os.path.join(real, folder), str(copy / folder),
+                        ignore=shutil.ignore_patterns('__pycache__'))
+    source = copy / 'plugins' / 'module_utils' / 'merging.py'
+    plant(source, source.read_text() + '\nPLANTED = True\n', 'unchecked',
+          source.parent / '__pycache__' / ('merging.%s.pyc' % sys.implementation.cache_tag))
+    environment = {name: value for name, value in os.environ.items()
+                   if name not in ('PYTHONPYCACHEPREFIX', 'PYTHONDONTWRITEBYTECODE')}
+    report = run_fresh(PLANTED_WORKER, tmp_path, environment=environment)
+    assert report['file'] == str(source)
+    assert report['planted'] is False
