@@ -20,8 +20,9 @@ description:
     configured rules, exactly what the P(strata.hier.hier#lookup) lookup returns for that key and host.
   - Levels are interpolated with the node file's data and C(inventory_hostname).
   - The host name is the node's C(NodeName), else its C(Name), else the file's stem. It must be 1 to 253 ASCII
-    letters, digits, C(_), C(.) or C(-), start with a letter, digit or C(_), and not be C(all) or C(ungrouped), so
-    that Ansible never reads it as a template, a host pattern or a path, on any ansible-core version.
+    letters, digits, C(_), C(.) or C(-), start with a letter, digit or C(_) but not C(__), and not be C(all) or
+    C(ungrouped), so that Ansible never reads it as a template, a host pattern, a path or a type marker of its JSON
+    (C(__ansible_vault)), on any ansible-core version.
   - A node without such a name, whose name another node has too, or whose variables expand a level to a path the
     hierarchy refuses (leaving the data folder, a map, a vault value) is skipped with a warning naming its file and
     the rule, and the other nodes load; with O(strict=true) it is an error that fails the source. A data file that
@@ -30,6 +31,9 @@ description:
     with C(inventory_hostname) and C(group_names); templates held in the data are never rendered.
   - Top-level keys that are not valid variable names (for example C(my-key)) do not become host variables;
     a warning names them and their file, and the lookup still reads them.
+  - Nor do top-level keys naming a variable Ansible or this collection reserves (C(ansible_*) such as
+    C(ansible_ssh_common_args) or C(ansible_connection), magic variables, C(inventory_*), C(hier_*), ...), unless
+    O(allow_reserved_keys) names them; see there.
   - Source files must end in C(.hier.yml) or C(.hier.yaml).
   - A host whose merged values take data from a whole-file vaulted file (C(ansible-vault encrypt) of a data file)
     gets the host variable C(hier_vaulted_keys), the list of those top-level keys. The values themselves are
@@ -39,6 +43,7 @@ description:
 extends_documentation_fragment:
   - constructed
   - inventory_cache
+  - strata.hier.reserved_keys
 options:
   plugin:
     description: The name of this plugin.
@@ -137,7 +142,6 @@ from collections.abc import Mapping
 from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
-from ansible.utils.vars import isidentifier
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
@@ -145,16 +149,19 @@ from ansible_collections.strata.hier.plugins.module_utils.errors import MergeErr
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     LOADER_NO_CACHE, for_cache, from_cache, not_templates,
 )
+from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import (
     hierarchy_config_path, is_hiera_config_file, resolve_option_path,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
-from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import merged_host_vars
+from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import (
+    OWN_VARIABLES, allowed_names, merged_host_vars, variable_problem,
+)
 from ansible_collections.strata.hier.plugins.plugin_utils.nodes import named_nodes, name_problem
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
-CACHE_FORMAT = 2     # 2: builtin types, vault values as marked ciphertext (compat.for_cache)
+CACHE_FORMAT = 3     # 3: builtin types, vault values as marked ciphertext, data like the markers escaped (compat)
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
@@ -167,6 +174,10 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def parse(self, inventory, loader, path, cache=True):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
         self._refuse_unknown_options(self._read_source(path), path)
+        try:
+            self._allowed = allowed_names(self.get_option('allow_reserved_keys'))
+        except ConfigError as exc:
+            raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, to_native(exc))) from exc
         config = hierarchy_config_path(self, os.path.dirname(os.path.abspath(path)))
         if is_hiera_config_file(config):
             self._populate(self._hiera_hosts(config, loader, path))
@@ -203,20 +214,11 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                     self._refuse_node('%s: node %r: %s' % (path, name, problem))
                     continue
                 variables = node_facts(name, facts_dir, self.get_option('facts'), loader)
-                found = whole_node(source, variables, self.get_option('namespace_separator'),
-                                   self.get_option('provenance'))
-                hosts[name] = {key: value for key, value in found.items()
-                               if key == 'hier_sources' or self._usable_key(key, name)}
+                hosts[name] = whole_node(source, variables, self.get_option('namespace_separator'),
+                                         self.get_option('provenance'), self._allowed, self.display.warning)
         except MergeError as exc:
             raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, to_native(exc))) from exc
         return hosts
-
-    def _usable_key(self, key, host):
-        if isidentifier(key):
-            return True
-        self.display.warning('strata.hier.hier: %r is not a valid variable name; it is not a host variable of %s '
-                             '(the lookup still reads it)' % (key, host))
-        return False
 
     def _read_source(self, path):
         """The source's options; a cache plugin that cannot start (a folder it cannot create) leaves the cache off."""
@@ -239,7 +241,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if entry is None or (isinstance(entry, Mapping) and (entry.get('format'), entry.get('fingerprint'))
                                  != (CACHE_FORMAT, fingerprint)):
                 return None        # no entry, or one of another release or of other data
-            return from_cache(_checked_entry(entry), wrappers=1)      # host name -> its variables
+            return from_cache(_checked_entry(entry, self._allowed), wrappers=1)      # host name -> its variables
         except Exception as exc:  # pylint: disable=broad-except  # whatever the cache holds, the data decides
             self._cache_trouble(path, 'cannot be read', exc)
             return None
@@ -300,7 +302,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         self.display.warning('strata.hier.hier: %s; the node is skipped (strict: true makes this an error)' % problem)
 
     def _host_vars(self, hierarchy, variables, expansions):
-        return merged_host_vars(hierarchy, variables, expansions, self.display.warning, self.get_option('provenance'))
+        return merged_host_vars(hierarchy, variables, expansions, self.display.warning, self.get_option('provenance'),
+                                allowed=self._allowed)
 
     def _populate(self, hosts):
         strict = self.get_option('strict')
@@ -316,13 +319,16 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             self._add_host_to_keyed_groups(self.get_option('keyed_groups'), variables, name, strict=strict)
 
 
-def _checked_entry(entry):
+def _checked_entry(entry, allowed):
     """The hosts of a cache entry of the current format, refused unless they have the shape this plugin writes
-    (a cache is outside the data: it must not bring in host names the data could not)."""
+    (a cache is outside the data: it must not bring in host names or variables the data could not)."""
     hosts = entry.get('hosts') if isinstance(entry, Mapping) else None
     if not isinstance(hosts, Mapping):
         raise ValueError('the entry is not a map of hosts')
     for name, host_vars in hosts.items():
         if name_problem(name) or not isinstance(host_vars, Mapping):
             raise ValueError('the entry holds a host %r that this plugin cannot have written' % (name,))
+        refused = [key for key in host_vars if key not in OWN_VARIABLES and variable_problem(key, None, allowed)]
+        if refused:
+            raise ValueError('the entry gives host %s the variable %r, which the data cannot set' % (name, refused[0]))
     return hosts

@@ -115,6 +115,10 @@ def plain_scalar(value):
 
 
 _CACHED_VAULT = '__strata_hier_vault__'
+_CACHE_PREFIX = '__strata_hier_'
+_CACHE_ESCAPE = '__strata_hier_text__'
+"""A data string (a map key) that starts like the cache's own markers is stored behind this prefix, so that a data
+map ``{'__strata_hier_vault__': '$ANSIBLE_VAULT;...'}`` is not read back as a vault value."""
 
 
 def for_cache(value, wrappers=0):
@@ -122,19 +126,28 @@ def for_cache(value, wrappers=0):
 
     From 2.19 every loaded value carries its file:line tags, which make the cache large and slow
     to read back, and vault values come back from a cache as bare ciphertext
-    (ansible/ansible#86369). So store builtin types, and vault values as marked ciphertext.
+    (ansible/ansible#86369). So store builtin types, vault values as marked ciphertext, and data strings that
+    start like the marker escaped (from_cache gives back exactly the data).
     Before 2.19 the cache plugins handle both; the value is kept as it is.
     """
     return rebuild(value, _cached_scalar, wrappers=wrappers) if DATA_TAGGING else value
 
 
 def _cached_scalar(value):
-    return {_CACHED_VAULT: vault_ciphertext(value)} if is_vault_value(value) else plain_scalar(value)
+    if is_vault_value(value):
+        return {_CACHED_VAULT: vault_ciphertext(value)}
+    value = plain_scalar(value)
+    return _CACHE_ESCAPE + value if isinstance(value, str) and value.startswith(_CACHE_PREFIX) else value
 
 
 def from_cache(value, wrappers=0):
-    """Undo for_cache: marked ciphertext becomes a vault value again."""
-    return rebuild(value, plain_scalar, _cached_vault, wrappers) if DATA_TAGGING else value
+    """Undo for_cache: marked ciphertext becomes a vault value again, escaped strings the data's."""
+    return rebuild(value, _uncached_scalar, _cached_vault, wrappers) if DATA_TAGGING else value
+
+
+def _uncached_scalar(value):
+    value = plain_scalar(value)
+    return value[len(_CACHE_ESCAPE):] if isinstance(value, str) and value.startswith(_CACHE_ESCAPE) else value
 
 
 def _cached_vault(value):
