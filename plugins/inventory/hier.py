@@ -86,6 +86,13 @@ options:
     type: bool
     default: false
 notes:
+  - >-
+    When this plugin cannot build a source (a data file that cannot be parsed, such as a truncated one, a wrong
+    configuration, a node refused with O(strict=true)), ansible-core by default only warns and leaves the whole source
+    out: a play then runs on no host of it and succeeds. Set C(any_unparsed_is_failed = true) in the C([inventory])
+    section of C(ansible.cfg) (or E(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED)) to make such a source fail the run;
+    C(unparsed_is_failed = true) (E(ANSIBLE_INVENTORY_UNPARSED_IS_FAILED)) fails it only when no source at all could
+    be parsed. The error ends with this hint.
   - With O(cache=true), the merged inventory is stored by Ansible's cache plugin (C(ansible.builtin.jsonfile), or a
     shared one such as C(community.general.redis)) together with a fingerprint of every file of the data folder,
     the configuration and this source; a change to any of them makes the next run merge again.
@@ -139,6 +146,7 @@ compose:
 import os
 from collections.abc import Mapping
 
+from ansible import constants as C
 from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
@@ -147,7 +155,7 @@ from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructa
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
-    LOADER_NO_CACHE, for_cache, from_cache, not_templates,
+    LOADER_NO_CACHE, CompleteMessage, for_cache, from_cache, not_templates,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import (
@@ -163,6 +171,9 @@ from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_s
 
 CACHE_FORMAT = 3     # 3: builtin types, vault values as marked ciphertext, data like the markers escaped (compat)
 
+UNPARSED_HINT = ('the whole source is left out of the inventory; ansible.cfg [inventory] any_unparsed_is_failed = true '
+                 'makes this fail the run')
+
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
@@ -173,6 +184,15 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     def parse(self, inventory, loader, path, cache=True):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
+        try:
+            self._parse(loader, path, cache)
+        except (AnsibleError, MergeError) as exc:
+            if C.INVENTORY_ANY_UNPARSED_IS_FAILED:
+                raise
+            # ansible-core only warns by default and the play runs without this source's hosts: say how to fail
+            raise _SourceError('%s (%s)' % (to_native(exc).rstrip('.'), UNPARSED_HINT)) from exc
+
+    def _parse(self, loader, path, cache):
         self._refuse_unknown_options(self._read_source(path), path)
         try:
             self._allowed = allowed_names(self.get_option('allow_reserved_keys'))
@@ -332,3 +352,7 @@ def _checked_entry(entry, allowed):
         if refused:
             raise ValueError('the entry gives host %s the variable %r, which the data cannot set' % (name, refused[0]))
     return hosts
+
+
+class _SourceError(CompleteMessage, AnsibleParserError):
+    """The source cannot be built; the message says everything (and how to make it fail the run)."""

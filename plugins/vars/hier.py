@@ -19,8 +19,8 @@ description:
     Ansible's group precedence) and C(group_names), ordered most specific group first (C(ansible_group_priority),
     depth, name) for C(mapped_paths) levels. Variables from C(group_vars/) and C(host_vars/) files, play vars and
     facts are not seen (they are not known to the inventory).
-  - A host none of whose levels holds data gets no variables and no error. A data file that cannot be read is an
-    error naming the file and line.
+  - A host none of whose levels holds data gets no variables and no error. A data file that cannot be read (such as
+    a truncated one) is an error naming the file and line, which fails the task or the C(ansible-inventory) run.
   - Top-level keys that are not valid variable names, or that name a variable Ansible or this collection reserves
     (C(ansible_*) such as C(ansible_ssh_common_args) or C(ansible_connection), magic variables, C(inventory_*),
     C(hier_*), ...), are left out with a warning naming file, line and key, unless O(allow_reserved_keys) names them.
@@ -83,6 +83,11 @@ notes:
     it the same way); C(REQUIRES_ENABLED) is not declared, ansible-core warns about it in collection plugins.
   - Its variables sit where C(host_vars/) files do in Ansible's variable precedence; see the collection's
     C(docs/hierarchy.md).
+  - >-
+    With the P(strata.hier.hier#inventory) inventory plugin, a data file that cannot be read only costs a warning by
+    default and the whole inventory source is left out (a play then runs on no host of it and succeeds); set
+    C(any_unparsed_is_failed = true) in the C([inventory]) section of C(ansible.cfg) to make that fail the run
+    (C(unparsed_is_failed = true): only when no source could be parsed).
 seealso:
   - plugin: strata.hier.hier
     plugin_type: lookup

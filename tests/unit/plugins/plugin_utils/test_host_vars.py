@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Data cannot set the host variables Ansible or strata.hier reserve, through the inventory plugin (hier.yml and
 hiera.yaml sources) and the vars plugin; what ansible-inventory --list and the inventory cache write reads back as
-the data (issue 25, findings 1 and 11)."""
+the data (issue 25, findings 1, 11 and 13)."""
 
 from __future__ import annotations
 
@@ -130,6 +130,23 @@ def test_a_cache_entry_giving_a_reserved_variable_is_refused(store):
     warnings = []
     assert 'ansible_connection' not in parse(path, warnings).get_host('web01').vars
     assert any('cannot be read' in warning and "variable 'ansible_connection'" in warning for warning in warnings)
+
+
+def test_a_source_that_cannot_be_built_says_how_to_fail_the_run(store):
+    write(store / 'data' / 'Roles' / 'web.yml', 'Port: 80\nList: [1, 2\n')     # truncated
+    with pytest.raises(AnsibleParserError) as raised:
+        parse(source(store))
+    message = str(raised.value)
+    assert 'Roles/web.yml' in message
+    assert message.endswith('ansible.cfg [inventory] any_unparsed_is_failed = true makes this fail the run)')
+
+
+def test_with_any_unparsed_is_failed_the_error_gives_no_hint(store, monkeypatch):
+    monkeypatch.setattr('ansible.constants.INVENTORY_ANY_UNPARSED_IS_FAILED', True)
+    write(store / 'data' / 'Roles' / 'web.yml', 'Port: 80\nList: [1, 2\n')
+    with pytest.raises(AnsibleError, match=r'Roles/web\.yml') as raised:
+        parse(source(store))
+    assert 'any_unparsed_is_failed' not in str(raised.value)
 
 
 # --- a hiera.yaml source
