@@ -20,8 +20,9 @@ description:
     configured rules, exactly what the P(strata.hier.hier#lookup) lookup returns for that key and host.
   - Levels are interpolated with the node file's data and C(inventory_hostname).
   - The host name is the node's C(NodeName), else its C(Name), else the file's stem. It must be 1 to 253 ASCII
-    letters, digits, C(_), C(.) or C(-), start with a letter, digit or C(_), and not be C(all) or C(ungrouped), so
-    that Ansible never reads it as a template, a host pattern or a path, on any ansible-core version.
+    letters, digits, C(_), C(.) or C(-), start with a letter, digit or C(_) but not C(__), and not be C(all) or
+    C(ungrouped), so that Ansible never reads it as a template, a host pattern, a path or a type marker of its JSON
+    (C(__ansible_vault)), on any ansible-core version.
   - A node without such a name, whose name another node has too, or whose variables expand a level to a path the
     hierarchy refuses (leaving the data folder, a map, a vault value) is skipped with a warning naming its file and
     the rule, and the other nodes load; with O(strict=true) it is an error that fails the source. A data file that
@@ -30,6 +31,9 @@ description:
     with C(inventory_hostname) and C(group_names); templates held in the data are never rendered.
   - Top-level keys that are not valid variable names (for example C(my-key)) do not become host variables;
     a warning names them and their file, and the lookup still reads them.
+  - Nor do top-level keys naming a variable Ansible or this collection reserves (C(ansible_*) such as
+    C(ansible_ssh_common_args) or C(ansible_connection), magic variables, C(inventory_*), C(hier_*), ...), unless
+    O(allow_reserved_keys) names them; see there.
   - Source files must end in C(.hier.yml) or C(.hier.yaml).
   - A host whose merged values take data from a whole-file vaulted file (C(ansible-vault encrypt) of a data file)
     gets the host variable C(hier_vaulted_keys), the list of those top-level keys. The values themselves are
@@ -39,6 +43,7 @@ description:
 extends_documentation_fragment:
   - constructed
   - inventory_cache
+  - strata.hier.reserved_keys
 options:
   plugin:
     description: The name of this plugin.
@@ -81,6 +86,13 @@ options:
     type: bool
     default: false
 notes:
+  - >-
+    When this plugin cannot build a source (a data file that cannot be parsed, such as a truncated one, a wrong
+    configuration, a node refused with O(strict=true)), ansible-core by default only warns and leaves the whole source
+    out: a play then runs on no host of it and succeeds. Set C(any_unparsed_is_failed = true) in the C([inventory])
+    section of C(ansible.cfg) (or E(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED)) to make such a source fail the run;
+    C(unparsed_is_failed = true) (E(ANSIBLE_INVENTORY_UNPARSED_IS_FAILED)) fails it only when no source at all could
+    be parsed. The error ends with this hint.
   - With O(cache=true), the merged inventory is stored by Ansible's cache plugin (C(ansible.builtin.jsonfile), or a
     shared one such as C(community.general.redis)) together with a fingerprint of every file of the data folder,
     the configuration and this source; a change to any of them makes the next run merge again.
@@ -135,27 +147,33 @@ compose:
 import os
 from collections.abc import Mapping
 
+from ansible import constants as C
 from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
-from ansible.utils.vars import isidentifier
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
-    LOADER_NO_CACHE, for_cache, from_cache, not_templates,
+    LOADER_NO_CACHE, CompleteMessage, for_cache, from_cache, not_templates,
 )
+from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import (
     hierarchy_config_path, is_hiera_config_file, resolve_option_path,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
-from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import merged_host_vars
+from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import (
+    OWN_VARIABLES, allowed_names, merged_host_vars, variable_problem,
+)
 from ansible_collections.strata.hier.plugins.plugin_utils.nodes import named_nodes, name_problem
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
-CACHE_FORMAT = 2     # 2: builtin types, vault values as marked ciphertext (compat.for_cache)
+CACHE_FORMAT = 3     # 3: builtin types, vault values as marked ciphertext, data like the markers escaped (compat)
+
+UNPARSED_HINT = ('the whole source is left out of the inventory; ansible.cfg [inventory] any_unparsed_is_failed = true '
+                 'makes this fail the run')
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
@@ -167,7 +185,20 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     def parse(self, inventory, loader, path, cache=True):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
+        try:
+            self._parse(loader, path, cache)
+        except (AnsibleError, MergeError) as exc:
+            if C.INVENTORY_ANY_UNPARSED_IS_FAILED:
+                raise
+            # ansible-core only warns by default and the play runs without this source's hosts: say how to fail
+            raise _SourceError('%s (%s)' % (to_native(exc).rstrip('.'), UNPARSED_HINT)) from exc
+
+    def _parse(self, loader, path, cache):
         self._refuse_unknown_options(self._read_source(path), path)
+        try:
+            self._allowed = allowed_names(self.get_option('allow_reserved_keys'))
+        except ConfigError as exc:
+            raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, to_native(exc))) from exc
         config = hierarchy_config_path(self, os.path.dirname(os.path.abspath(path)))
         if is_hiera_config_file(config):
             self._populate(self._hiera_hosts(config, loader, path))
@@ -204,20 +235,11 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                     self._refuse_node('%s: node %r: %s' % (path, name, problem))
                     continue
                 variables = node_facts(name, facts_dir, self.get_option('facts'), loader)
-                found = whole_node(source, variables, self.get_option('namespace_separator'),
-                                   self.get_option('provenance'))
-                hosts[name] = {key: value for key, value in found.items()
-                               if key == 'hier_sources' or self._usable_key(key, name)}
+                hosts[name] = whole_node(source, variables, self.get_option('namespace_separator'),
+                                         self.get_option('provenance'), self._allowed, self.display.warning)
         except MergeError as exc:
             raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, to_native(exc))) from exc
         return hosts
-
-    def _usable_key(self, key, host):
-        if isidentifier(key):
-            return True
-        self.display.warning('strata.hier.hier: %r is not a valid variable name; it is not a host variable of %s '
-                             '(the lookup still reads it)' % (key, host))
-        return False
 
     def _read_source(self, path):
         """The source's options; a cache plugin that cannot start (a folder it cannot create) leaves the cache off."""
@@ -240,7 +262,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if entry is None or (isinstance(entry, Mapping) and (entry.get('format'), entry.get('fingerprint'))
                                  != (CACHE_FORMAT, fingerprint)):
                 return None        # no entry, or one of another release or of other data
-            return from_cache(_checked_entry(entry), wrappers=1, loader=self.loader)    # host name -> its variables
+            return from_cache(_checked_entry(entry, self._allowed), wrappers=1, loader=self.loader)  # host -> its vars
         except Exception as exc:  # pylint: disable=broad-except  # whatever the cache holds, the data decides
             self._cache_trouble(path, 'cannot be read', exc)
             return None
@@ -303,7 +325,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         self.display.warning('strata.hier.hier: %s; the node is skipped (strict: true makes this an error)' % problem)
 
     def _host_vars(self, hierarchy, variables, expansions):
-        return merged_host_vars(hierarchy, variables, expansions, self.display.warning, self.get_option('provenance'))
+        return merged_host_vars(hierarchy, variables, expansions, self.display.warning, self.get_option('provenance'),
+                                allowed=self._allowed)
 
     def _populate(self, hosts):
         strict = self.get_option('strict')
@@ -319,13 +342,20 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             self._add_host_to_keyed_groups(self.get_option('keyed_groups'), variables, name, strict=strict)
 
 
-def _checked_entry(entry):
+def _checked_entry(entry, allowed):
     """The hosts of a cache entry of the current format, refused unless they have the shape this plugin writes
-    (a cache is outside the data: it must not bring in host names the data could not)."""
+    (a cache is outside the data: it must not bring in host names or variables the data could not)."""
     hosts = entry.get('hosts') if isinstance(entry, Mapping) else None
     if not isinstance(hosts, Mapping):
         raise ValueError('the entry is not a map of hosts')
     for name, host_vars in hosts.items():
         if name_problem(name) or not isinstance(host_vars, Mapping):
             raise ValueError('the entry holds a host %r that this plugin cannot have written' % (name,))
+        refused = [key for key in host_vars if key not in OWN_VARIABLES and variable_problem(key, None, allowed)]
+        if refused:
+            raise ValueError('the entry gives host %s the variable %r, which the data cannot set' % (name, refused[0]))
     return hosts
+
+
+class _SourceError(CompleteMessage, AnsibleParserError):
+    """The source cannot be built; the message says everything (and how to make it fail the run)."""

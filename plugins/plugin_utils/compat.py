@@ -130,6 +130,10 @@ def plain_scalar(value):
 
 
 _CACHED_VAULT = '__strata_hier_vault__'
+_CACHE_PREFIX = '__strata_hier_'
+_CACHE_ESCAPE = '__strata_hier_text__'
+"""A data string (a map key) that starts like the cache's own markers is stored behind this prefix, so that a data
+map ``{'__strata_hier_vault__': '$ANSIBLE_VAULT;...'}`` is not read back as a vault value."""
 
 
 def for_cache(value, wrappers=0):
@@ -139,18 +143,23 @@ def for_cache(value, wrappers=0):
     to read back, and vault values come back from a cache as bare ciphertext
     (ansible/ansible#86369). Before 2.19 a vault value in the cache compares by decrypting (the cache's
     update_cache_if_changed: without the password the whole source failed, and Ansible dropped it), and a
-    pickling cache plugin would store the vault secrets it holds. Never decrypts.
+    pickling cache plugin would store the vault secrets it holds. So store builtin types, vault values as marked
+    ciphertext, and data strings that start like the marker escaped (from_cache gives back exactly the data).
+    Never decrypts.
     """
     return rebuild(value, _cached_scalar, wrappers=wrappers)
 
 
 def _cached_scalar(value):
-    return {_CACHED_VAULT: vault_ciphertext(value)} if is_vault_value(value) else plain_scalar(value)
+    if is_vault_value(value):
+        return {_CACHED_VAULT: vault_ciphertext(value)}
+    value = plain_scalar(value)
+    return _CACHE_ESCAPE + value if isinstance(value, str) and value.startswith(_CACHE_PREFIX) else value
 
 
 def from_cache(value, wrappers=0, loader=None):
     """Undo for_cache: marked ciphertext becomes a vault value again (before 2.19 with ``loader``'s vault secrets,
-    as DataLoader gives its vault values)."""
+    as DataLoader gives its vault values), escaped strings the data's."""
     vault = None if DATA_TAGGING or loader is None else loader._vault   # pylint: disable=protected-access
 
     def restored(mapping):
@@ -159,7 +168,12 @@ def from_cache(value, wrappers=0, loader=None):
             found.vault = vault
         return found
 
-    return rebuild(value, plain_scalar, restored, wrappers)
+    return rebuild(value, _uncached_scalar, restored, wrappers)
+
+
+def _uncached_scalar(value):
+    value = plain_scalar(value)
+    return value[len(_CACHE_ESCAPE):] if isinstance(value, str) and value.startswith(_CACHE_ESCAPE) else value
 
 
 def _cached_vault(value):

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any, Dict, List, Optional, Tuple
+from functools import partial
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from ansible.utils.display import Display
 
@@ -41,6 +42,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted, whole_file_vaulted
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import per_config_file
+from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import refused_variable
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
 
@@ -169,9 +171,14 @@ def node_facts(node: str, facts_dir: Optional[str], common: Optional[Mapping], l
     return variables
 
 
-def whole_node(source: HieraSource, variables: Mapping, separator: str, provenance: bool = False) -> Dict[str, Any]:
+def whole_node(source: HieraSource, variables: Mapping, separator: str, provenance: bool = False,
+               allowed: FrozenSet[str] = frozenset(), warn: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
     """Every key of the node's data looked up (its own lookup_options), as host variables: ``a::b`` keys are
-    named ``a<separator>b``; with ``provenance``, ``hier_sources`` maps each to the levels and files holding it."""
+    named ``a<separator>b``; with ``provenance``, ``hier_sources`` maps each to the levels and files holding it.
+    A name data cannot set (host_vars.variable_problem, ``allowed`` as allow_reserved_keys) is left out with a
+    warning."""
+    warn = warn or Display().warning
+    host = variables.get('inventory_hostname')
     engine = source.engine(variables)
     host_vars: Dict[str, Any] = {}
     sources: Dict[str, Any] = {}
@@ -184,19 +191,25 @@ def whole_node(source: HieraSource, variables: Mapping, separator: str, provenan
         except HieraNotFound:
             continue
         name = key.replace('::', separator)
-        host_vars[name] = value
         holders = engine.holders(key)
+        if refused_variable(name, value, partial(_places, holders, key), host, allowed, warn):
+            continue
+        host_vars[name] = value
         if provenance:
             sources[name] = holders
         if source.may_hold_decrypted(key, holders):
             vaulted.append(name)
     for warning in engine.warnings:
-        Display().warning('strata.hier.hier %s: %s' % (variables.get('inventory_hostname'), warning))
+        warn('strata.hier.hier %s: %s' % (host, warning))
     if provenance:
         host_vars['hier_sources'] = sources
     if vaulted:
         host_vars['hier_vaulted_keys'] = vaulted
     return host_vars
+
+
+def _places(holders: List[Dict[str, str]], key: str) -> List[str]:
+    return [key_position(holder['file'], [key]) for holder in holders]
 
 
 def _interpolates(value: Any) -> bool:

@@ -25,6 +25,7 @@ from ansible_collections.strata.hier.plugins.module_utils.rules import join_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, HandlerCheck
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import line_of
 from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found
 
 
@@ -135,6 +136,19 @@ class Hierarchy:
             if resolution.found:
                 resolutions[key] = resolution
         return resolutions
+
+    def key_places(self, resolution: Resolution) -> List[str]:
+        """Where a looked-up key is written: each level file of its value, relative to datadir, with the line when
+        known (``file:line``), most specific first; for warnings about a top-level key."""
+        segments = split_path(resolution.key)
+        places = []
+        for index in resolution.sources:
+            report = resolution.levels[index]
+            if report.get('file'):
+                path = os.path.normpath(os.path.join(self._store.root, report['file']))
+                line = line_of(path, self._handlers.keys_in_file(path, report['path'], segments))
+                places.append('%s:%d' % (report['file'], line) if line else report['file'])
+        return places
 
     def keys_of(self, expansions: Sequence[Expansion]) -> List[str]:
         """Top-level keys of the levels, most specific first, knockout markers left out."""

@@ -19,11 +19,12 @@ from ansible_collections.strata.hier.plugins.module_utils.levels import split_le
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
 
 # Letters, digits, '_', '.' and '-': nothing Ansible reads as a template ({{ {% {#), a host pattern
-# (, : ! & * ? [ ~), a path or a shell word. Also a file name: the rsop role writes <name>.yml.
+# (, : ! & * ? [ ~), a path or a shell word. Also a file name: the rsop role writes <name>.yml. Not '__...':
+# '__ansible_vault' is a type marker in ansible-inventory --list JSON, which could not be read back.
 HOST_NAME = re.compile(r'[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}')
 HOST_NAME_RULE = ("a host name is 1 to 253 ASCII letters, digits, '_', '.' or '-', starting with a letter, digit or "
-                  "'_', and not all or ungrouped (so that Ansible never reads it as a template, a host pattern or "
-                  "a path)")
+                  "'_' (not '__'), and not all or ungrouped (so that Ansible never reads it as a template, a host "
+                  "pattern, a path or a type marker of its JSON)")
 
 
 def node_files(store: Any, pattern: Optional[str], config_path: str) -> List[str]:
@@ -72,7 +73,8 @@ def node_name(data: Any, node_file: str) -> Tuple[Optional[str], Optional[str]]:
 
 def name_problem(name: Any) -> Optional[str]:
     """Why ``name`` cannot be a host name, or None."""
-    if not isinstance(name, str) or not HOST_NAME.fullmatch(name) or name in ('all', 'ungrouped'):
+    if not isinstance(name, str) or not HOST_NAME.fullmatch(name) or name in ('all', 'ungrouped') or \
+            name.startswith('__'):
         return HOST_NAME_RULE
     return None
 

@@ -146,3 +146,27 @@ def find(value: Any, predicate: Callable[[Any], bool]) -> Optional[Tuple[Tuple[s
         return None
 
     return search(value, ())
+
+
+def find_key(value: Any, predicate: Callable[[Any], bool]) -> Optional[Tuple[Any, ...]]:
+    """The key path (the key itself last, keys as they are: show it with ``shown_path``) of the first map key for
+    which ``predicate`` is true, each container looked at once; the depth error past ``MAX_DEPTH``."""
+    seen: set = set()
+
+    def search(item: Any, path: Tuple[Any, ...]) -> Optional[Tuple[Any, ...]]:
+        pairs = children(item)
+        if pairs is None or id(item) in seen:
+            return None
+        if len(path) >= MAX_DEPTH:
+            raise depth_error(path, False)
+        seen.add(id(item))
+        is_map = isinstance(item, Mapping)
+        for key, child in pairs:
+            if is_map and predicate(key):
+                return path + (key,)
+            found = search(child, path + (key,))
+            if found:
+                return found
+        return None
+
+    return search(value, ())

@@ -19,8 +19,11 @@ description:
     Ansible's group precedence) and C(group_names), ordered most specific group first (C(ansible_group_priority),
     depth, name) for C(mapped_paths) levels. Variables from C(group_vars/) and C(host_vars/) files, play vars and
     facts are not seen (they are not known to the inventory).
-  - A host none of whose levels holds data gets no variables and no error. A data file that cannot be read is an
-    error naming the file and line.
+  - A host none of whose levels holds data gets no variables and no error. A data file that cannot be read (such as
+    a truncated one) is an error naming the file and line, which fails the task or the C(ansible-inventory) run.
+  - Top-level keys that are not valid variable names, or that name a variable Ansible or this collection reserves
+    (C(ansible_*) such as C(ansible_ssh_common_args) or C(ansible_connection), magic variables, C(inventory_*),
+    C(hier_*), ...), are left out with a warning naming file, line and key, unless O(allow_reserved_keys) names them.
   - Vault values stay vault values. A host whose values take data from a whole-file vaulted file gets
     C(hier_vaulted_keys), the list of those keys, as with the P(strata.hier.hier#inventory) inventory plugin.
   - Data files are parsed once per run however many hosts read them, and each host's data is merged once per run
@@ -29,7 +32,14 @@ description:
     C([defaults] vars_plugins_enabled = host_group_vars,strata.hier.hier) or E(ANSIBLE_VARS_ENABLED).
 extends_documentation_fragment:
   - ansible.builtin.vars_plugin_staging
+  - strata.hier.reserved_keys
 options:
+  allow_reserved_keys:
+    ini:
+      - section: strata_hier
+        key: vars_allow_reserved_keys
+    env:
+      - name: STRATA_HIER_VARS_ALLOW_RESERVED_KEYS
   stage:
     ini:
       - section: strata_hier
@@ -73,6 +83,11 @@ notes:
     it the same way); C(REQUIRES_ENABLED) is not declared, ansible-core warns about it in collection plugins.
   - Its variables sit where C(host_vars/) files do in Ansible's variable precedence; see the collection's
     C(docs/hierarchy.md).
+  - >-
+    With the P(strata.hier.hier#inventory) inventory plugin, a data file that cannot be read only costs a warning by
+    default and the whole inventory source is left out (a play then runs on no host of it and succeeds); set
+    C(any_unparsed_is_failed = true) in the C([inventory]) section of C(ansible.cfg) to make that fail the run
+    (C(unparsed_is_failed = true): only when no source could be parsed).
 seealso:
   - plugin: strata.hier.hier
     plugin_type: lookup
@@ -89,6 +104,7 @@ EXAMPLES = r"""
 # config = hier.yml                 # or a hier.yml beside the playbook or the inventory
 # vars_keys = Packages,NetworkConfig  # optional: only these keys
 # vars_stage = task                  # optional: inventory, task or all
+# vars_allow_reserved_keys = ansible_port  # optional: reserved names the data may set
 
 - name: Every host has its merged data
   hosts: all
@@ -117,11 +133,11 @@ from ansible_collections.strata.hier.plugins.plugin_utils.discovery import disco
 from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import inventory_variables
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
-from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import merged_host_vars
+from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import allowed_names, merged_host_vars
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 
 _CONFIGS = {}       # (playbook folder, inventory sources, setting) -> the configuration found
-_MERGED = {}        # (host, its level paths, keys wanted) -> its host variables, for the hierarchy in _MERGED_FOR
+_MERGED = {}        # (host, level paths, keys wanted, keys allowed) -> its host variables, of the hierarchy _MERGED_FOR
 _MERGED_FOR = []    # the hierarchy whose answers _MERGED holds (a changed configuration is a new one)
 
 
@@ -162,13 +178,14 @@ class VarsModule(BaseVarsPlugin):
         except HierarchyError as exc:
             raise HierarchyError('host %s: %s' % (host.name, exc)) from exc
         wanted = self._wanted()
+        allowed = allowed_names(self.get_option('allow_reserved_keys'))
         if _MERGED_FOR != [hierarchy]:
             _MERGED.clear()
             _MERGED_FOR[:] = [hierarchy]
-        key = (host.name, tuple(expansion.path for expansion in expansions), wanted)
+        key = (host.name, tuple(expansion.path for expansion in expansions), wanted, allowed)
         if key not in _MERGED:
             merged = merged_host_vars(hierarchy, variables, expansions, self._display.warning,
-                                      wanted=_key_filter(*wanted))
+                                      wanted=_key_filter(*wanted), allowed=allowed)
             _MERGED[key] = {name: not_templates(value) for name, value in merged.items()}
         return dict(_MERGED[key])
 

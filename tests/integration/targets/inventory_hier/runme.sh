@@ -96,7 +96,7 @@ grep -q standalone01 "$work/malformed.json"                     # the other sour
 fresh_store
 printf 'my-key: 1\n' >> "$work/store/data/Roles/WebServer.yml"
 ansible-inventory -i "$work/cached.hier.yml" "${vault[@]}" --host DSCWeb01 > "$work/badname.json" 2> "$work/badname.err"
-says "$work/badname.err" "'my-key' \(in Roles/WebServer.yml\) is not a valid variable name"
+says "$work/badname.err" "'my-key' \(in Roles/WebServer.yml:[0-9]+\) is not a valid variable name"
 if grep -q 'my-key' "$work/badname.json"; then echo "my-key became a host variable"; exit 1; fi
 
 # a host name that is no file name (the rsop role writes <name>.yml) is refused

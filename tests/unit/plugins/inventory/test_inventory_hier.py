@@ -17,6 +17,7 @@ from ansible.inventory.data import InventoryData
 from ansible.parsing.dataloader import DataLoader
 from ansible.plugins.loader import cache_loader, inventory_loader
 
+from ansible_collections.strata.hier.plugins.inventory.hier import CACHE_FORMAT
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAGGING
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb
 from ansible_collections.strata.hier.tests.unit.plugins.warnings_seen import warnings_seen
@@ -141,7 +142,8 @@ def stored_entry(store, value, path):
     cache.set(plugin.get_cache_key(path), value)
 
 
-@pytest.mark.parametrize('entry', [[1, 2], 'text', {'format': 2}, {'format': 2, 'fingerprint': None, 'hosts': [1]}])
+@pytest.mark.parametrize('entry', [[1, 2], 'text', {'format': CACHE_FORMAT},
+                                   {'format': CACHE_FORMAT, 'fingerprint': None, 'hosts': [1]}])
 def test_a_cache_entry_of_the_wrong_shape_falls_back_to_the_data(store, entry):
     path = cached_source(store)
     parse(path)                       # writes a correct entry
