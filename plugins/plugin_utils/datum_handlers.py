@@ -10,6 +10,13 @@ each property that is itself a handler resolved in the node file; ``$Datum.A.B``
 what it reads resolved in their own file); ``$File`` is the file holding the value. A value is resolved level by
 level before merging, as Datum's Merge-Datum does. A cycle (``$Node.A`` needing ``$Node.A``) is reported.
 
+Data files are untrusted, so a node's resolutions are bounded: each ``$Node`` property and ``$Datum`` reference is
+resolved once per node (memoised, as Datum resolves a file's handlers once), every handler's result is charged to
+the node's ``limits.ExpansionBudget`` (characters of text, values of data), handlers within handlers stop at
+``MAX_EXPANSION_DEPTH`` and the data they build at ``MAX_DEPTH``: an error names the file, line and key, never a
+RecursionError. A value that takes data of a whole-file vaulted file through a reference is marked vaulted
+(``resolve_level``), as the file's own values are.
+
 What cannot be evaluated — other PowerShell, ``[ENC=...]`` — is an error naming file, line and key, or, when
 Datum.yml says ``DatumHandlersThrowOnError: false``, a warning and the text kept as written (Datum's behaviour).
 
@@ -21,28 +28,29 @@ from __future__ import annotations
 
 import glob
 import os
+import stat
 from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ansible.utils.display import Display
 
 from ansible_collections.strata.hier.plugins.module_utils.datum_expressions import (
-    ExpressionError, Reference, SourceFile, evaluate, parse, source_file,
+    SUPPORTED_FORMS, ExpressionError, Reference, SourceFile, evaluate, parse, source_file,
 )
 from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler, is_protected
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.errors import ExpansionError, MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion, from_datum, split_level
-from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH
+from ansible_collections.strata.hier.plugins.module_utils.limits import (
+    MAX_DEPTH, MAX_EXPANSION_DEPTH, ExpansionBudget,
+)
 from ansible_collections.strata.hier.plugins.module_utils.paths import join_path
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, handler_in
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import (
-    EXPANDED_LIMIT, children, depth_error, expanded_size,
+    DataSizeError, children, depth_error, expanded_size,
 )
 
-MAX_NESTED = 64
-"""Most handlers one resolution may pass through (each reference may lead to another)."""
 PROTECTED_DATA = ('[ENC=...] (Datum.ProtectedData) cannot be decrypted without PowerShell; '
                   'store the secret as an Ansible vault value (ansible-vault encrypt_string) instead')
 
@@ -74,18 +82,25 @@ def _unsupported(text: str) -> Optional[ExpressionError]:
 
 
 class NodeContext:
-    """The handler context of one node of a Datum store: its ``$Node``, the store for ``$Datum``, the settings."""
+    """The handler context of one node of a Datum store: its ``$Node``, the store for ``$Datum``, the settings, and
+    the node's work budget (``budget``), which every handler's result is charged to."""
 
     def __init__(self, config: Any, store: Any, variables: Mapping) -> None:
         self.store = store
         self.config = config
         self.throw = config.handlers_throw
         self.variables = variables
+        self.budget = ExpansionBudget()
+        self._counted: set = set()      # the files whose written size the budget has
         self.node_file, self.node_data = _locate_node(config.nodes, store, variables)
+        self._node_vaulted = bool(self.node_file) and store.vaulted(self.node_file)
+        self._count_written(self.node_file)
         self._active: List[str] = []
-        self._node_values: Dict[str, Any] = {}
-        self._budget = 0
-        self._depth = 0
+        self._node_values: Dict[str, Tuple[Any, bool]] = {}      # $Node properties: (value, took vaulted data)
+        self._references: Dict[Tuple[str, ...], Tuple[Any, bool]] = {}     # $Datum references, alike
+        self._sizes: Dict[int, Optional[int]] = {}     # id of a value the memos keep alive -> its size, once known
+        self._vaulted_read = False      # whether the value being resolved took data of a whole-file vaulted file
+        self._nesting = 0               # how deep the value being resolved sits in the handlers' values around it
 
     # -- what the hierarchy asks
     def level_variable(self, read: Callable[[Mapping, str], Any]) -> Callable[[Mapping, str], Any]:
@@ -115,6 +130,16 @@ class NodeContext:
                                     % (key_position(self.config.path, shown), template, type(value).__name__))
         return Expansion(template, split_level(str(value).strip(), template))
 
+    def resolve_level(self, value: Any, file: Optional[str], keys: Sequence[str]) -> Tuple[Any, bool]:
+        """``resolve`` for a level's value, and whether a handler in it took data of a whole-file vaulted file (which
+        is plain once loaded: whoever writes the value out must keep it secret, as the file's own values)."""
+        outer, self._vaulted_read = self._vaulted_read, False
+        try:
+            self._count_written(file)
+            return self.resolve(value, file, keys), self._vaulted_read
+        finally:
+            self._vaulted_read = outer
+
     def resolve(self, value: Any, file: Optional[str], keys: Sequence[str]) -> Any:
         """A level's value with its handlers resolved (a copy where there is one; the input is never changed).
 
@@ -127,10 +152,10 @@ class NodeContext:
         def walk(item: Any, path: Tuple[Any, ...]) -> Any:
             pairs = children(item)
             if pairs is None:
-                return self._text(item, file, file, list(keys) + list(path)) if is_handler(item) else item
+                return self._nested_text(item, file, list(keys) + list(path), len(path)) if is_handler(item) else item
             if id(item) in done:
                 return done[id(item)]
-            if id(item) in active or len(path) >= MAX_DEPTH:
+            if id(item) in active or self._nesting + len(path) >= MAX_DEPTH:
                 raise depth_error(path, id(item) in active)
             active.add(id(item))
             if isinstance(item, Mapping):
@@ -149,36 +174,120 @@ class NodeContext:
         return self.variables.get('inventory_hostname')
 
     # -- evaluation
+    def _nested_text(self, text: str, file: Optional[str], keys: Sequence[Any], depth: int) -> Any:
+        """A handler ``depth`` maps or lists deep in the value being resolved: what it gives nests as much deeper."""
+        self._nesting += depth
+        try:
+            return self._text(text, file, file, keys)
+        finally:
+            self._nesting -= depth
+
     def _text(self, text: str, file: Optional[str], shown_file: Optional[str], keys: Sequence[Any]) -> Any:
-        """A handler string's value, or (not evaluated, DatumHandlersThrowOnError false) the text itself."""
+        """A handler string's value, charged to the budget, or (not evaluated, DatumHandlersThrowOnError false) the
+        text itself. Passing the budget is an error whatever DatumHandlersThrowOnError says."""
+        def place() -> str:
+            return _place(shown_file, tuple(str(key) for key in keys))
+
+        outermost = self.budget.depth == 0
         try:
             if is_protected(text):
                 raise ExpressionError(PROTECTED_DATA)
-            return self._evaluate(text, file)
+            value = self._evaluate(text, file, place)
+            self._charge(value, place)
+            return value
+        except ExpansionError as exc:
+            raise DatumHandlerError(str(exc)) from exc      # the budget's message names the place
         except (ExpressionError, MergeError) as exc:
-            place = _place(shown_file, tuple(str(key) for key in keys))
             if self.throw:
-                raise DatumHandlerError('%s: %s' % (place, exc)) from exc
+                raise DatumHandlerError('%s: %s' % (place(), exc)) from exc
             Display().warning('strata.hier: %s: %s; the value is kept as written (DatumHandlersThrowOnError: false)'
-                              % (place, exc))
+                              % (place(), exc))
             return text
+        except RecursionError:
+            if not outermost:       # the stack unwinds to the first handler, where there is room for the message
+                raise
+            raise DatumHandlerError('%s: handlers nest deeper than the stack allows (a chain of references)'
+                                    % place()) from None
 
-    def _evaluate(self, text: str, file: Optional[str]) -> Any:
-        handler = parse(text)
-        if handler.outside.strip():
-            Display().warning('strata.hier: in %s, the text around [x= ... =] in %r is dropped, as Datum drops it'
-                              % (file or self.config.path, text))
-        if self._depth >= MAX_NESTED:
-            raise ExpressionError('handlers nest more than %d deep' % MAX_NESTED)
-        self._depth += 1
+    def _evaluate(self, text: str, file: Optional[str], place: Callable[[], str]) -> Any:
+        handler = self._parse(text, file)
+        budget = self.budget
+        budget.enter(place() if budget.depth >= MAX_EXPANSION_DEPTH else '')    # the place only for the message
         try:
             result = evaluate(handler, lambda reference: self._value_of(reference, file))
             if is_handler(result):     # Datum.InvokeCommand resolves what a handler gives again
-                result = self._evaluate(result, file) if not is_protected(result) else self._refused(result)
+                result = self._evaluate(result, file, place) if not is_protected(result) else self._refused(result)
         finally:
-            self._depth -= 1
-        self._charge(result)
+            budget.leave()
         return result
+
+    def _parse(self, text: str, file: Optional[str]) -> Any:
+        """The handler in ``text``; messages quote a handler only when it holds no data of a whole-file vaulted file
+        (plain once loaded, but secret)."""
+        secret = self._vaulted_read or (bool(file) and self.store.vaulted(file))
+        try:
+            handler = parse(text)
+        except ExpressionError:
+            if not secret:
+                raise
+            raise ExpressionError('the Datum handler is not evaluated: strata.hier runs no PowerShell; supported '
+                                  'forms: %s (the handler is not shown: it holds data of a whole-file vaulted file)'
+                                  % SUPPORTED_FORMS) from None
+        if handler.outside.strip():
+            Display().warning('strata.hier: in %s, the text around [x= ... =] in %s is dropped, as Datum drops it'
+                              % (file or self.config.path, 'a handler of a whole-file vaulted file' if secret
+                                 else repr(text)))
+        return handler
+
+    def _charge(self, result: Any, place: Callable[[], str]) -> None:
+        """A handler's result costs its size, characters of text or values of data (a reference repeats its value's
+        size wherever it is used): one node's resolutions together stay within its budget."""
+        budget = self.budget
+        remaining = max(budget.allowance - budget.spent, 0)
+        if isinstance(result, str):
+            units = len(result)
+        elif children(result) is None:
+            units = 1
+        else:
+            units = self._sizes.get(id(result)) or self._size(result, remaining)
+        budget.charge(units, place() if units > remaining else '')
+
+    def _size(self, result: Any, remaining: int) -> int:
+        """A result's values written out in full, walked once for a value the memos keep (used again and again)."""
+        try:
+            units = expanded_size(result, remaining)
+        except DataSizeError:
+            return remaining + 1
+        if id(result) in self._sizes:
+            self._sizes[id(result)] = units
+        return units
+
+    def _count_written(self, file: Optional[str]) -> None:
+        """A data file was read: what the node's handlers may produce grows with its written size (once a file)."""
+        if not file or file in self._counted:
+            return
+        self._counted.add(file)
+        try:
+            status = os.stat(file)
+        except OSError:
+            return
+        if stat.S_ISREG(status.st_mode):
+            self.budget.add_written(status.st_size)
+
+    def _memoised(self, memo: Dict[Any, Tuple[Any, bool]], key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()`` once per node, as Datum resolves a file's handlers once; whether it took data of a whole-file
+        vaulted file is remembered with it, and marks every value using it."""
+        known = memo.get(key)
+        if known is None:
+            outer, self._vaulted_read = self._vaulted_read, False
+            try:
+                known = memo[key] = (compute(), self._vaulted_read)
+            finally:
+                self._vaulted_read = outer
+            if children(known[0]) is not None:
+                self._sizes[id(known[0])] = None       # kept alive by the memo: its id stays its own
+        self._vaulted_read = self._vaulted_read or known[1]
+        return known[0]
 
     def _refused(self, text: str) -> Any:
         raise ExpressionError(PROTECTED_DATA)
@@ -205,14 +314,17 @@ class NodeContext:
         return os.path.basename(os.path.dirname(file))      # Directory.BaseName / Directory.Name
 
     def _node_property(self, name: str) -> Any:
+        return self._memoised(self._node_values, name.casefold(), lambda: self._read_node_property(name))
+
+    def _read_node_property(self, name: str) -> Any:
         key = name.casefold()
-        if key not in self._node_values:
-            data = self.node_data if self.node_data is not None else self.variables
-            actual = next((candidate for candidate in data if isinstance(candidate, str)
-                           and candidate.casefold() == key), None)
-            value = data[actual] if actual is not None else (self.node_name() if key == 'name' else None)
-            self._node_values[key] = self._node_scalar(actual or name, value) if is_handler(value) else value
-        return self._node_values[key]
+        data = self.node_data if self.node_data is not None else self.variables
+        actual = next((candidate for candidate in data if isinstance(candidate, str)
+                       and candidate.casefold() == key), None)
+        value = data[actual] if actual is not None else (self.node_name() if key == 'name' else None)
+        if actual is not None and self.node_data is not None and self._node_vaulted:
+            self._vaulted_read = True
+        return self._node_scalar(actual or name, value) if is_handler(value) else value
 
     def _node_scalar(self, name: str, value: str) -> Any:
         """A node property that is a handler, resolved in the node file (a cycle through it is reported)."""
@@ -223,11 +335,22 @@ class NodeContext:
             self._active.pop()
 
     def _datum(self, reference: Reference) -> Any:
+        """A store reference's value, resolved once per node. Its uses share it, as they share the parsed data of a
+        value without handlers: nothing changes a resolved value (merging copies what it keeps), and the budget
+        charges each use its size written out in full."""
+        parts = reference.parts
+        key = tuple(part.casefold() for part in parts) if self.store.case_insensitive else parts
+        return self._memoised(self._references, key, lambda: self._read_reference(reference))
+
+    def _read_reference(self, reference: Reference) -> Any:
         self._enter(str(reference))
         try:
             found = self.store.get(reference.parts)
             if found.value is None or not found.file:
                 return None
+            self._count_written(found.file)
+            if self.store.vaulted(found.file):
+                self._vaulted_read = True
             inside = _keys_inside(found.file, reference.parts)
             return self.resolve(found.value, found.file if os.path.isfile(found.file) else None, inside)
         finally:
@@ -238,13 +361,6 @@ class NodeContext:
             chain = self._active[self._active.index(label):] + [label]
             raise ExpressionError('cycle: %s' % ' -> '.join(chain))
         self._active.append(label)
-
-    def _charge(self, result: Any) -> None:
-        """References may repeat big values: all of one node's resolutions together stay under EXPANDED_LIMIT."""
-        if children(result) is not None:
-            self._budget += expanded_size(result)
-            if self._budget > EXPANDED_LIMIT:
-                raise ExpressionError('handler results expand to more than %d values' % EXPANDED_LIMIT)
 
 
 _PLACES: Dict[Tuple[str, Tuple[str, ...], int, int], str] = {}

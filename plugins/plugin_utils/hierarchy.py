@@ -47,7 +47,8 @@ class Resolution:
         self.levels, self.warnings, self.sources = levels, warnings, sources
 
     def provenance(self) -> List[Dict[str, Any]]:
-        """The levels and files of the value, most specific first; ``vaulted: true`` marks a whole-file vaulted file."""
+        """The levels and files of the value, most specific first; ``vaulted: true`` marks a value taking data of a
+        whole-file vaulted file (its own, or one its Datum handlers read)."""
         return [dict(level=self.levels[index]['level'], file=self.levels[index]['file'],
                      **({'vaulted': True} if self.levels[index].get('vaulted') else {}))
                 for index in self.sources]
@@ -227,14 +228,18 @@ class Hierarchy:
 
     def _level_value(self, expansions: Sequence[Expansion], found: Found, report: Dict[str, Any],
                      segments: Tuple[str, ...]) -> Any:
-        """A found level value; in a Datum store, with its handlers evaluated in its file (datum_handlers.py)."""
+        """A found level value; in a Datum store, with its handlers evaluated in its file (datum_handlers.py), and
+        marked vaulted when a handler took data of a whole-file vaulted file into it."""
         if not isinstance(expansions, DatumExpansions) or not self._handlers.may_hold([found.file]):
             return found.value
         try:
-            return expansions.context.resolve(found.value, found.file,
-                                              self._handlers.keys_in_file(found.file, report['path'], segments))
+            value, vaulted = expansions.context.resolve_level(
+                found.value, found.file, self._handlers.keys_in_file(found.file, report['path'], segments))
         except (DatumHandlerError, MergeError) as exc:
             raise HierarchyError('lookup of %r: %s' % (join_path(segments), exc)) from exc
+        if vaulted:
+            report['vaulted'] = True
+        return value
 
     def _read_level(self, path: Tuple[str, ...], segments: Tuple[str, ...], prefix: Optional[str],
                     report: Dict[str, Any]) -> Found:

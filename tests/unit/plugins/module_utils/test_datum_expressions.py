@@ -109,3 +109,20 @@ def test_source_file_is_written_as_datum_writes_it(relative, expected):
 def test_a_long_value_parses_in_linear_time():
     text = '[x= "' + '$($Node.Role)' * 20000 + '" =]'
     assert evaluate(parse(text), value_of) == 'FileServer' * 20000
+
+
+@pytest.mark.parametrize('text', [
+    '[x= "' + '$(' * 20000 + '$Node.Role' + ')' * 20000 + '" =]',
+    '[x=' + '{' * 20000 + ' $Node.Role ' + '}' * 20000 + '=]',
+    '[x=' + '[x=' * 20000 + '{ $Node.Role }' + '=]' * 20000 + '=]',
+    "[x= '" + "[x= ''" * 50 + "x" + "'' =]" * 50 + "' =]",
+])
+def test_deep_nesting_in_one_string_is_refused_without_recursion(text):
+    """The grammar reads one level (no recursion): a string nesting parentheses, script blocks or handlers is refused,
+    or (a handler written as a literal) gives its text, which the caller evaluates within its depth limit."""
+    try:
+        value = evaluate(parse(text), value_of)
+    except ExpressionError as exc:
+        assert 'supported forms' in str(exc)
+    else:
+        assert isinstance(value, str) and value.startswith('[x= ')
