@@ -26,17 +26,18 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError, HieraNotFound, MergeError
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
     HieraConfig, HieraLevel, inside, level_locations,
 )
-from ansible_collections.strata.hier.plugins.module_utils.hiera_interpolation import interpolate
+from ansible_collections.strata.hier.plugins.module_utils.hiera_interpolation import copied, interpolate
 from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import (
     LOOKUP_OPTIONS, dig, has_key, is_lookup_options, split_key,
 )
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, is_secret
+from ansible_collections.strata.hier.plugins.module_utils.limits import ExpansionBudget
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import HASH, HieraMerger, merger_for
 
 Reader = Callable[[str, str], Any]
@@ -112,16 +113,24 @@ class HieraLookup:
         """Parsed data files by path; share one between the engines of several nodes (never changed)."""
         self._stack: List[str] = []
         self._local: Dict[str, Any] = {}
+        self._interpolated: Dict[str, Any] = {}
+        """What ``%{lookup('k')}`` (``hiera``, ``alias``) found, by key."""
+        self._sized: Set[str] = set()
+        """The data files whose size the budget has been given."""
         self._levels: Optional[List[Tuple[HieraLevel, List[Location]]]] = None
         self._options: Any = None
         self._options_read = False
         self.explain = explainer or _Quiet()
         self._position: Position = position or (lambda path, keys: path)
+        self.budget = ExpansionBudget()
 
     # ------------------------------------------------------------------ lookups
 
     def lookup(self, key: str, merge: Any = None) -> Any:
         """The value of ``key`` (HieraNotFound when no level has it); ``merge`` wins over lookup_options."""
+        return self._lookup(key, merge)
+
+    def _lookup(self, key: str, merge: Any = None) -> Any:
         if not isinstance(key, str):
             raise HieraError('a Hiera key must be a string, got %r' % (key,))
         segments = split_key(key)
@@ -157,10 +166,16 @@ class HieraLookup:
         return list(keys)
 
     def lookup_or(self, key: str, default: Any) -> Any:
-        try:
-            return self.lookup(key)
-        except HieraNotFound:
-            return default
+        """An interpolation's lookup (``%{lookup('k')}``, ``hiera``, ``alias``), made once per key: Puppet makes it
+        again at each use, with the same answer in one scope (``_local`` changes only for paths, where no
+        lookup is allowed), so doing so costs time exponential in the data.  Each use gets its own copy."""
+        if key not in self._interpolated:
+            try:
+                self._interpolated[key] = self._lookup(key)
+            except HieraNotFound:
+                self._interpolated[key] = _NOT_FOUND
+        value = self._interpolated[key]
+        return default if value is _NOT_FOUND else copied(value, self.budget, "Hiera interpolation of '%s'" % key)
 
     def _all_layers(self, merger: HieraMerger, key: str, root: Any) -> Any:
         # Puppet reduces three layers (global, environment, modules); only the environment holds data here,
@@ -203,6 +218,7 @@ class HieraLookup:
 
             def found(location: Location) -> Any:
                 last[0] = (level.name, location.path)
+                self._sized_once(location)
                 return self._found(location, level, root)
 
             return self._nested(lambda: self._reduce(merger, locations, found))
@@ -350,6 +366,15 @@ class HieraLookup:
     def guarded(self, name: str, action: Callable[[], Any]) -> Any:
         return self._guarded(name, action)
 
+    def _sized_once(self, location: Location) -> None:
+        """The budget grows with each data file a lookup reads (once per engine: the parsed files are shared)."""
+        if location.exists and location.path not in self._sized:
+            self._sized.add(location.path)
+            try:
+                self.budget.add_written(os.path.getsize(location.path))
+            except OSError:
+                pass
+
     def _guarded(self, name: str, action: Callable[[], Any]) -> Any:
         if name in self._stack:
             raise HieraError("Lookup of key '%s' failed: Recursive lookup detected in [%s]"
@@ -393,6 +418,8 @@ def _ruby_regex(text: str) -> Any:
         raise HieraError('lookup_options key %r is not a valid regular expression: %s' % (text, exc)) from exc
 
 
+_NOT_FOUND = object()
+"""An interpolation's lookup that found nothing (remembered too)."""
 _PLAIN = (str, int, float, bool, type(None))
 
 
