@@ -28,11 +28,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError, HieraNotFound, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.errors import (
+    ExpansionError, HieraError, HieraNotFound, MergeError,
+)
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
     HieraConfig, HieraLevel, inside, level_locations,
 )
-from ansible_collections.strata.hier.plugins.module_utils.hiera_interpolation import copied, interpolate
+from ansible_collections.strata.hier.plugins.module_utils.hiera_interpolation import check_stack, copied, interpolate
 from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import (
     LOOKUP_OPTIONS, dig, has_key, is_lookup_options, split_key,
 )
@@ -128,7 +130,7 @@ class HieraLookup:
 
     def lookup(self, key: str, merge: Any = None) -> Any:
         """The value of ``key`` (HieraNotFound when no level has it); ``merge`` wins over lookup_options."""
-        return self._lookup(key, merge)
+        return self._outermost("Hiera key '%s'" % key, lambda: self._lookup(key, merge))
 
     def _lookup(self, key: str, merge: Any = None) -> Any:
         if not isinstance(key, str):
@@ -151,15 +153,16 @@ class HieraLookup:
 
     def holders(self, root: Any) -> List[Dict[str, str]]:
         """The levels and files holding ``root``, most specific first (with ``first``, only the first counts)."""
-        return [{'level': level.name, 'file': location.path}
-                for level, locations in self._resolved_levels() for location in locations
-                if location.exists and has_key(self._file(location.path, level), root)]
+        return self._outermost("Hiera key '%s'" % root, lambda: [
+            {'level': level.name, 'file': location.path}
+            for level, locations in self._resolved_levels() for location in locations
+            if location.exists and has_key(self._file(location.path, level), root)])
 
     def data_keys(self) -> List[Any]:
         """Every root key this node's existing data files hold (``lookup_options`` aside), first seen first:
         what a node's whole data (the inventory's host variables) is made of."""
         keys: Dict[Any, None] = {}
-        for level, locations in self._resolved_levels():
+        for level, locations in self._outermost('the hierarchy', self._resolved_levels):
             for location in locations:
                 if location.exists:
                     keys.update((key, None) for key in self._file(location.path, level) if key != LOOKUP_OPTIONS)
@@ -170,12 +173,29 @@ class HieraLookup:
         again at each use, with the same answer in one scope (``_local`` changes only for paths, where no
         lookup is allowed), so doing so costs time exponential in the data.  Each use gets its own copy."""
         if key not in self._interpolated:
+            where = "Hiera interpolation of '%s'%s" % (key, " in '%s'" % self._stack[-1] if self._stack else '')
+            self.budget.enter(where)
             try:
+                check_stack(where)
                 self._interpolated[key] = self._lookup(key)
             except HieraNotFound:
                 self._interpolated[key] = _NOT_FOUND
+            finally:
+                self.budget.leave()
         value = self._interpolated[key]
         return default if value is _NOT_FOUND else copied(value, self.budget, "Hiera interpolation of '%s'" % key)
+
+    def _outermost(self, subject: str, action: Callable[[], Any]) -> Any:
+        """``action`` with the engine's state restored and an ExpansionError for a RecursionError: data nesting
+        deeper than Python's stack (a deep fact, nested data at each step of a chain of interpolations)."""
+        stack, depth, explained = len(self._stack), self.budget.depth, self.explain.depth
+        try:
+            return action()
+        except RecursionError:
+            del self._stack[stack:]
+            self._local = {}
+            self.budget.depth, self.explain.depth = depth, explained
+            raise ExpansionError('%s: data and interpolations nest deeper than Python can follow' % subject) from None
 
     def _all_layers(self, merger: HieraMerger, key: str, root: Any) -> Any:
         # Puppet reduces three layers (global, environment, modules); only the environment holds data here,
@@ -364,7 +384,12 @@ class HieraLookup:
         return value
 
     def guarded(self, name: str, action: Callable[[], Any]) -> Any:
-        return self._guarded(name, action)
+        """An interpolation's value interpolated again: one expansion deeper (a variable holding ``%{...}``)."""
+        self.budget.enter("Hiera interpolation of '%s'" % name)
+        try:
+            return self._guarded(name, action)
+        finally:
+            self.budget.leave()
 
     def _sized_once(self, location: Location) -> None:
         """The budget grows with each data file a lookup reads (once per engine: the parsed files are shared)."""

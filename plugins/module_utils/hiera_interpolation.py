@@ -21,9 +21,11 @@ repeating itself through interpolation (each key twice the one before) stops at 
 from __future__ import annotations
 
 import re
+import sys
+from inspect import currentframe
 from typing import Any, Callable, Protocol
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError
+from ansible_collections.strata.hier.plugins.module_utils.errors import ExpansionError, HieraError
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, to_s
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, ExpansionBudget, too_deep
@@ -115,6 +117,22 @@ def _call(method: str, argument: str, context: InterpolationContext, subject: st
     if method == 'scope':
         return context.variable(argument, subject)
     return context.lookup_or(argument, '')
+
+
+STACK_RESERVE = 300
+"""Python frames kept free below the recursion limit when an interpolation looks a key up: what one lookup may
+still need (about 30 frames, plus its data's nesting walked by interpolation and merges)."""
+
+
+def check_stack(where: str) -> None:
+    """An ExpansionError naming ``where`` rather than a RecursionError later: a lookup within a lookup costs some
+    30 Python frames, so a chain of them runs out of Python's stack before MAX_EXPANSION_DEPTH."""
+    frame, depth = currentframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    if depth + STACK_RESERVE > sys.getrecursionlimit():
+        raise ExpansionError('%s: interpolations nest deeper than Python can follow (%d frames of %d used; a chain '
+                             'of lookups within lookups)' % (where, depth, sys.getrecursionlimit()))
 
 
 def copied(value: Any, budget: ExpansionBudget, where: str, depth: int = 0) -> Any:

@@ -2,16 +2,16 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Hiera interpolation against hostile data (issue 25, finding 6): ``%{lookup()}``, ``%{hiera()}`` and
-``%{alias()}`` are looked up once per key and engine, and what they produce is charged to the engine's
-ExpansionBudget."""
+"""Hiera interpolation against hostile data (issue 25, findings 6 and 9): ``%{lookup()}``, ``%{hiera()}`` and
+``%{alias()}`` are looked up once per key and engine, what they produce is charged to the engine's
+ExpansionBudget, and chains of them end in an ExpansionError naming the key, never in a RecursionError."""
 
 from __future__ import annotations
 
 import pytest
 
 from ansible_collections.strata.hier.plugins.module_utils import limits
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.errors import ExpansionError, HieraError, MergeError
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.test_hiera_core import engine
 
 
@@ -93,3 +93,46 @@ def test_ordinary_reuse_stays_within_the_budget(tmp_path):
     assert [hiera.lookup('k%d' % index) for index in (0, 299)] == [
         {'url': 'https://example.com/0', 'base': {'a': 1, 'b': ['x', 'y']}},
         {'url': 'https://example.com/299', 'base': {'a': 1, 'b': ['x', 'y']}}]
+
+
+@pytest.mark.parametrize('function', ['lookup', 'hiera', 'alias'])
+def test_a_long_chain_of_interpolations_is_an_expansion_error_naming_the_key(tmp_path, function):
+    hiera = engine(tmp_path, {'data/common.yaml': chain(60, "\"%%{%s('PREVIOUS')}\"" % function)})
+    with pytest.raises(MergeError, match=r"Hiera interpolation of 'k\d+' in 'k\d+': interpolations nest deeper "
+                                         r".*\(key 'k\d+', level 'common', file \S+common\.yaml\)"):
+        hiera.lookup('k60')
+    assert hiera.lookup('k10') == 'x' and hiera.budget.depth == 0
+
+
+def test_a_short_chain_works_and_a_cycle_is_still_a_cycle(tmp_path):
+    hiera = engine(tmp_path, {'data/common.yaml': chain(12, "\"%{lookup('PREVIOUS')}\"")
+                              + "a: \"%{alias('b')}\"\nb: \"%{hiera('c')}\"\nc: \"%{lookup('a')}\"\n"})
+    assert hiera.lookup('k12') == 'x'
+    with pytest.raises(HieraError, match=r'Recursive lookup detected in \[a, b, c\]'):
+        hiera.lookup('a')
+
+
+def test_a_chain_of_variables_stops_at_the_expansion_depth(tmp_path):
+    facts = dict({'role': 'web', 'v0': 'end'}, **{'v%d' % index: '%%{v%d}' % (index - 1) for index in range(1, 80)})
+    hiera = engine(tmp_path, {'data/common.yaml': 'k: "%{v79}"\nshort: "%{v20}"\n'}, facts=facts)
+    with pytest.raises(MergeError, match=r"Hiera interpolation of 'scope:v\d+': expansions nest more than %d deep.*"
+                                         r"key 'k'" % limits.MAX_EXPANSION_DEPTH):
+        hiera.lookup('k')
+    assert hiera.lookup('short') == 'end'
+
+
+def test_data_nesting_deeper_than_pythons_stack_is_an_expansion_error(tmp_path):
+    """A fact nested thousands deep (host variables have no depth limit), read in a value and in a path."""
+    deep = ['x']
+    for _level in range(3000):
+        deep = [deep]
+    hiera = engine(tmp_path, {'data/common.yaml': 'k: "%{deep}"\nplain: 1\n'}, facts={'role': 'web', 'deep': deep})
+    with pytest.raises(ExpansionError, match="Hiera key 'k': data and interpolations nest deeper than Python"):
+        hiera.lookup('k')
+    assert hiera.lookup('plain') == 1
+    in_path = engine(tmp_path / 'path', {'data/common.yaml': 'k: 1\n'}, facts={'role': '%{deep}', 'deep': deep})
+    with pytest.raises(ExpansionError, match='nest deeper than Python'):
+        in_path.data_keys()
+    with pytest.raises(ExpansionError, match='nest deeper than Python'):
+        in_path.lookup('k')
+
