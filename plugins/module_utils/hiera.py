@@ -26,17 +26,20 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError, HieraNotFound, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.errors import (
+    ExpansionError, HieraError, HieraNotFound, MergeError,
+)
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
     HieraConfig, HieraLevel, inside, level_locations,
 )
-from ansible_collections.strata.hier.plugins.module_utils.hiera_interpolation import interpolate
+from ansible_collections.strata.hier.plugins.module_utils.hiera_interpolation import check_stack, copied, interpolate
 from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import (
     LOOKUP_OPTIONS, dig, has_key, is_lookup_options, split_key,
 )
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, is_secret
+from ansible_collections.strata.hier.plugins.module_utils.limits import ExpansionBudget
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import HASH, HieraMerger, merger_for
 
 Reader = Callable[[str, str], Any]
@@ -112,16 +115,24 @@ class HieraLookup:
         """Parsed data files by path; share one between the engines of several nodes (never changed)."""
         self._stack: List[str] = []
         self._local: Dict[str, Any] = {}
+        self._interpolated: Dict[str, Any] = {}
+        """What ``%{lookup('k')}`` (``hiera``, ``alias``) found, by key."""
+        self._sized: Set[str] = set()
+        """The data files whose size the budget has been given."""
         self._levels: Optional[List[Tuple[HieraLevel, List[Location]]]] = None
         self._options: Any = None
         self._options_read = False
         self.explain = explainer or _Quiet()
         self._position: Position = position or (lambda path, keys: path)
+        self.budget = ExpansionBudget()
 
     # ------------------------------------------------------------------ lookups
 
     def lookup(self, key: str, merge: Any = None) -> Any:
         """The value of ``key`` (HieraNotFound when no level has it); ``merge`` wins over lookup_options."""
+        return self._outermost("Hiera key '%s'" % key, lambda: self._lookup(key, merge))
+
+    def _lookup(self, key: str, merge: Any = None) -> Any:
         if not isinstance(key, str):
             raise HieraError('a Hiera key must be a string, got %r' % (key,))
         segments = split_key(key)
@@ -142,25 +153,49 @@ class HieraLookup:
 
     def holders(self, root: Any) -> List[Dict[str, str]]:
         """The levels and files holding ``root``, most specific first (with ``first``, only the first counts)."""
-        return [{'level': level.name, 'file': location.path}
-                for level, locations in self._resolved_levels() for location in locations
-                if location.exists and has_key(self._file(location.path, level), root)]
+        return self._outermost("Hiera key '%s'" % root, lambda: [
+            {'level': level.name, 'file': location.path}
+            for level, locations in self._resolved_levels() for location in locations
+            if location.exists and has_key(self._file(location.path, level), root)])
 
     def data_keys(self) -> List[Any]:
         """Every root key this node's existing data files hold (``lookup_options`` aside), first seen first:
         what a node's whole data (the inventory's host variables) is made of."""
         keys: Dict[Any, None] = {}
-        for level, locations in self._resolved_levels():
+        for level, locations in self._outermost('the hierarchy', self._resolved_levels):
             for location in locations:
                 if location.exists:
                     keys.update((key, None) for key in self._file(location.path, level) if key != LOOKUP_OPTIONS)
         return list(keys)
 
     def lookup_or(self, key: str, default: Any) -> Any:
+        """An interpolation's lookup (``%{lookup('k')}``, ``hiera``, ``alias``), made once per key: Puppet makes it
+        again at each use, with the same answer in one scope (``_local`` changes only for paths, where no
+        lookup is allowed), so doing so costs time exponential in the data.  Each use gets its own copy."""
+        if key not in self._interpolated:
+            where = "Hiera interpolation of '%s'%s" % (key, " in '%s'" % self._stack[-1] if self._stack else '')
+            self.budget.enter(where)
+            try:
+                check_stack(where)
+                self._interpolated[key] = self._lookup(key)
+            except HieraNotFound:
+                self._interpolated[key] = _NOT_FOUND
+            finally:
+                self.budget.leave()
+        value = self._interpolated[key]
+        return default if value is _NOT_FOUND else copied(value, self.budget, "Hiera interpolation of '%s'" % key)
+
+    def _outermost(self, subject: str, action: Callable[[], Any]) -> Any:
+        """``action`` with the engine's state restored and an ExpansionError for a RecursionError: data nesting
+        deeper than Python's stack (a deep fact, nested data at each step of a chain of interpolations)."""
+        stack, depth, explained = len(self._stack), self.budget.depth, self.explain.depth
         try:
-            return self.lookup(key)
-        except HieraNotFound:
-            return default
+            return action()
+        except RecursionError:
+            del self._stack[stack:]
+            self._local = {}
+            self.budget.depth, self.explain.depth = depth, explained
+            raise ExpansionError('%s: data and interpolations nest deeper than Python can follow' % subject) from None
 
     def _all_layers(self, merger: HieraMerger, key: str, root: Any) -> Any:
         # Puppet reduces three layers (global, environment, modules); only the environment holds data here,
@@ -203,6 +238,7 @@ class HieraLookup:
 
             def found(location: Location) -> Any:
                 last[0] = (level.name, location.path)
+                self._sized_once(location)
                 return self._found(location, level, root)
 
             return self._nested(lambda: self._reduce(merger, locations, found))
@@ -348,7 +384,21 @@ class HieraLookup:
         return value
 
     def guarded(self, name: str, action: Callable[[], Any]) -> Any:
-        return self._guarded(name, action)
+        """An interpolation's value interpolated again: one expansion deeper (a variable holding ``%{...}``)."""
+        self.budget.enter("Hiera interpolation of '%s'" % name)
+        try:
+            return self._guarded(name, action)
+        finally:
+            self.budget.leave()
+
+    def _sized_once(self, location: Location) -> None:
+        """The budget grows with each data file a lookup reads (once per engine: the parsed files are shared)."""
+        if location.exists and location.path not in self._sized:
+            self._sized.add(location.path)
+            try:
+                self.budget.add_written(os.path.getsize(location.path))
+            except OSError:
+                pass
 
     def _guarded(self, name: str, action: Callable[[], Any]) -> Any:
         if name in self._stack:
@@ -393,6 +443,8 @@ def _ruby_regex(text: str) -> Any:
         raise HieraError('lookup_options key %r is not a valid regular expression: %s' % (text, exc)) from exc
 
 
+_NOT_FOUND = object()
+"""An interpolation's lookup that found nothing (remembered too)."""
 _PLAIN = (str, int, float, bool, type(None))
 
 

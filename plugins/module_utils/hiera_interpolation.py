@@ -13,16 +13,22 @@ refused where ``allow_methods`` is false (hiera.yaml paths).  Nothing is ever ev
 "functions" are these five names, each a data lookup.
 
 The context (the engine) provides ``variable(name, subject)``, ``lookup_or(key, default)`` and ``guarded(name, action)``
-(the cycle check: a name already being resolved is Hiera's ``Recursive lookup detected`` error).
+(the cycle check: a name already being resolved is Hiera's ``Recursive lookup detected`` error), and ``budget``:
+every substitution is charged its text (and one unit, so that even empty results are counted), so that data
+repeating itself through interpolation (each key twice the one before) stops at the engine's ExpansionBudget.
 """
 
 from __future__ import annotations
 
 import re
+import sys
+from inspect import currentframe
 from typing import Any, Callable, Protocol
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError
+from ansible_collections.strata.hier.plugins.module_utils.errors import ExpansionError, HieraError
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, to_s
+from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, ExpansionBudget, too_deep
 
 _EXPRESSION = re.compile(r'%\{([^}]*)\}')
 _METHOD = re.compile(r'^(\w+)\((?:"([^"]+)"|\'([^\']+)\')\)$')
@@ -31,6 +37,8 @@ METHODS = ('lookup', 'hiera', 'alias', 'literal', 'scope')
 
 
 class InterpolationContext(Protocol):
+    budget: ExpansionBudget
+
     def variable(self, name: str, subject: str) -> Any:
         """The value of a variable (``facts.os.family``, ``::role``), None when unset."""
 
@@ -79,7 +87,10 @@ def _interpolate_text(subject: str, context: InterpolationContext, allow_methods
             raise _Alias(context.lookup_or(argument, ''))
         value = _call(method, argument, context, subject)
         name = 'scope:' + argument if method == 'scope' else argument
-        return to_s(context.guarded(name, lambda: interpolate(value, context, allow_methods)))
+        text = to_s(context.guarded(name, lambda: interpolate(value, context, allow_methods)))
+        if method != 'literal':     # literal text is written in the data, not produced
+            context.budget.charge(1 + len(text), "Hiera interpolation of '%s'" % name)
+        return text
 
     try:
         return _EXPRESSION.sub(substitute, subject)
@@ -106,3 +117,33 @@ def _call(method: str, argument: str, context: InterpolationContext, subject: st
     if method == 'scope':
         return context.variable(argument, subject)
     return context.lookup_or(argument, '')
+
+
+STACK_RESERVE = 300
+"""Python frames kept free below the recursion limit when an interpolation looks a key up: what one lookup may
+still need (about 30 frames, plus its data's nesting walked by interpolation and merges)."""
+
+
+def check_stack(where: str) -> None:
+    """An ExpansionError naming ``where`` rather than a RecursionError later: a lookup within a lookup costs some
+    30 Python frames, so a chain of them runs out of Python's stack before MAX_EXPANSION_DEPTH."""
+    frame, depth = currentframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    if depth + STACK_RESERVE > sys.getrecursionlimit():
+        raise ExpansionError('%s: interpolations nest deeper than Python can follow (%d frames of %d used; a chain '
+                             'of lookups within lookups)' % (where, depth, sys.getrecursionlimit()))
+
+
+def copied(value: Any, budget: ExpansionBudget, where: str, depth: int = 0) -> Any:
+    """A remembered value for one more use, each map and list charged to ``budget`` as it is copied: a merge may
+    change the value it is given (deep's knockouts), and two uses must not share a map or a list."""
+    family = family_of(value)
+    if family is SCALAR:
+        return value
+    if depth > MAX_DEPTH:
+        raise too_deep()
+    budget.charge(1 + len(value), where)
+    if family is MAP:
+        return {key: copied(item, budget, where, depth + 1) for key, item in value.items()}
+    return [copied(item, budget, where, depth + 1) for item in value]
