@@ -46,7 +46,7 @@ from __future__ import annotations
 import functools
 import importlib
 import re
-from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 
