@@ -67,8 +67,10 @@ notes:
     C(SubstitutionSourceNotFound) (no concrete source of that schema and name), C(SubstitutionSourceDataNotFound)
     (nothing at C(src.path)), C(SubstitutionDependencyCycle), C(MissingDocumentPattern) (no text at a
     C(dest.path) with a C(pattern)), C(UnknownSubstitutionError) (another value in the way of C(dest.path), or a
-    value that is not text put into text), C(InvalidDocumentFormat) (malformed metadata, or a pattern that repeats
-    a repeated group, such as V((a+\\)+), whose matching can take exponential time)."
+    value that is not text put into text), C(InvalidDocumentFormat) (malformed metadata, or a pattern that Python
+    could take more than linear time to match, such as V((a+\\)+) or V(a*a*b); see docs/deckhand.md). What the
+    substitutions write is limited to 1,000,000 characters plus 64 per character of the documents (a chain of
+    substitutions doubling a text)."
   - "Warnings: a C(parentSelector) that matches no document in a layer above (the document keeps its own data), a
     C(dest.pattern) not found in the text at C(dest.path) (nothing is replaced), a C(src.pattern) that does not
     match (the whole value is used)."

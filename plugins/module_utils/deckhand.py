@@ -24,6 +24,11 @@ and a source gives its rendered data; a cycle is an error.  Abstract and
 replaced documents are rendered but not returned.  Inputs are never modified;
 values that are not text (an Ansible vault value, say) are moved, never
 turned into text.
+What the substitutions write is charged to one work budget per rendering
+(limits.ExpansionBudget, grown by the documents' size as written): a chain of
+substitutions doubling a text stops with an ExpansionError naming the document
+and the substitution.  Patterns are data too: safe_regex refuses those Python's
+re could take more than linear time to match.
 
 Documents are read by deckhand_documents.py (with Deckhand's errors and paths);
 substitution itself is deckhand_substitution.py.
@@ -45,7 +50,8 @@ from ansible_collections.strata.hier.plugins.module_utils.deckhand_substitution 
     SourceText, inject, source_value,
 )
 from ansible_collections.strata.hier.plugins.module_utils.errors import DocumentError, MergeError
-from ansible_collections.strata.hier.plugins.module_utils.limits import copy_value
+from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.limits import ExpansionBudget, copy_value
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import DEEP, datum_strategy
@@ -83,10 +89,28 @@ def layer_documents(documents: Sequence[Any], secret: Optional[Callable[[Any], b
     select_parents(docs, rank, warnings)
     _link_replacements(docs)
     _check_unique(docs)
-    renderer = Renderer(docs, warnings, secret or _never)
+    renderer = Renderer(docs, warnings, secret or _never, ExpansionBudget(written_text(documents)))
     renderer.render()
     result = [_output(doc, renderer) for doc in docs if _returned(doc)]
     return LayeringResult(result, warnings)
+
+
+def written_text(documents: Sequence[Any]) -> int:
+    """The documents' size as written: characters of text, one per other value, map key or list item; each map
+    and list counted once (a YAML alias is not written twice)."""
+    size, seen, pending = 0, set(), [document for document in documents if family_of(document) is not SCALAR]
+    while pending:
+        value = pending.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        entries = list(value.items()) if family_of(value) is MAP else [(None, item) for item in value]
+        for key, item in entries:
+            for part in (key, item):
+                size += len(part) if isinstance(part, str) else 1
+            if family_of(item) is not SCALAR:
+                pending.append(item)
+    return size
 
 
 # --- the policy and the layers --------------------------------------------------------
@@ -290,10 +314,13 @@ class Renderer:
     """Renders every document once, after the documents it depends on (its layering source and its
     substitution sources); data given out is never modified afterwards."""
 
-    def __init__(self, docs: List[Document], warnings: List[str], secret: Callable[[Any], bool] = _never) -> None:
+    def __init__(self, docs: List[Document], warnings: List[str], secret: Callable[[Any], bool] = _never,
+                 budget: Optional[ExpansionBudget] = None) -> None:
         self.docs = docs
         self.warnings = warnings
         self.secret = secret
+        self.budget = ExpansionBudget(written_text([doc.source for doc in docs])) if budget is None else budget
+        """What every substitution writes is charged to it: chained substitutions can double a text at each step."""
         self.sources = substitution_sources(docs)
         self.by_key = {doc.key: doc for doc in docs}
         self.rendered: Dict[int, Any] = {}
@@ -372,7 +399,8 @@ class Renderer:
             if source.encrypted or self.receives_secrets.get(source.index):
                 self.receives_secrets[doc.index] = True     # Deckhand marks it encrypted, and so on downstream
             for destination in substitution.destinations:
-                data = inject(doc, substitution, destination, data, SourceText(value, self.secret), self.warnings)
+                data = inject(doc, substitution, destination, data, SourceText(value, self.secret), self.warnings,
+                              self.budget)
         return data
 
 

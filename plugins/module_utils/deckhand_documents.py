@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import DocumentError
+from ansible_collections.strata.hier.plugins.module_utils.safe_regex import SafePattern, compile_untrusted
 
 LAYERING_POLICY = 'deckhand/LayeringPolicy'
 CONTROL_METADATA = 'metadata/Control'
@@ -29,8 +30,6 @@ _SEGMENT = re.compile(r"""\.(?P<key>[^.\[\]'"]+)|\.'(?P<key1>[^']*)'|\."(?P<key2
                       r"""|\['(?P<key3>[^']*)'\]|\["(?P<key4>[^"]*)"\]""")
 # Deckhand reads an action path's leading ".data" as the data section itself.
 _DATA_PREFIX = re.compile(r'^\$?\.data(?=$|[.\[])')
-# A repeated group that itself repeats, such as (a+)+: the shape whose matching can take exponential time.
-_NESTED_REPETITION = re.compile(r'\((?:[^()\\]|\\.)*(?:[+*]|\{\d*,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d*,?\d*\})')
 _SOURCE_KEYS = frozenset(('schema', 'name', 'path', 'pattern', 'match_group', 'deepcopy'))
 _DESTINATION_KEYS = frozenset(('path', 'pattern', 'recurse'))
 
@@ -112,7 +111,7 @@ class Destination:
 
     path: Path
     text: str
-    pattern: Optional[re.Pattern] = None
+    pattern: Optional[SafePattern] = None
     depth: Optional[int] = None
     """recurse.depth: the pattern is replaced in every string down to this many levels (-1: all)."""
 
@@ -126,7 +125,7 @@ class Substitution:
     path: Path
     path_text: str
     destinations: Tuple[Destination, ...]
-    pattern: Optional[re.Pattern] = None
+    pattern: Optional[SafePattern] = None
     match_group: int = 0
 
 
@@ -284,18 +283,13 @@ def _checked_map(value: Any, keys: frozenset, where: str) -> Mapping:
     return value
 
 
-def _pattern(text: Any, where: str) -> Optional[re.Pattern]:
+def _pattern(text: Any, where: str) -> Optional[SafePattern]:
+    """A pattern from a document: refused unless Python's re matches it in linear time (safe_regex)."""
     if text is None or text == '':
         return None     # Deckhand: an empty pattern is no pattern
     if not isinstance(text, str):
         raise InvalidDocumentFormat('%s must be a regular expression (a string), not %r' % (where, text))
-    if _NESTED_REPETITION.search(text):
-        raise InvalidDocumentFormat('%s: %r repeats a group that itself repeats, which can take exponential time to '
-                                    'match; documents are data, so such patterns are refused' % (where, text))
-    try:
-        return re.compile(text)
-    except re.error as exc:
-        raise InvalidDocumentFormat('%s: %r is not a regular expression: %s' % (where, text, exc)) from exc
+    return compile_untrusted(text, 0, where, InvalidDocumentFormat)
 
 
 # --- paths ----------------------------------------------------------------------------

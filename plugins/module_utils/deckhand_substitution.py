@@ -10,7 +10,6 @@ whole and never turned into text.  deckhand.py decides the order: a source is re
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, Callable, List
 
@@ -18,7 +17,9 @@ from ansible_collections.strata.hier.plugins.module_utils.deckhand_documents imp
     Destination, Document, InvalidDocumentFormat, MissingDocumentPattern, Path, PathConflict, Substitution,
     SubstitutionSourceDataNotFound, UnknownSubstitutionError, check_container, holds, lookup, store,
 )
-from ansible_collections.strata.hier.plugins.module_utils.limits import copy_value
+from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.limits import ExpansionBudget, copy_value
+from ansible_collections.strata.hier.plugins.module_utils.safe_regex import SafePattern
 
 
 def source_value(doc: Document, substitution: Substitution, source: Document, data: Any,
@@ -35,7 +36,7 @@ def source_value(doc: Document, substitution: Substitution, source: Document, da
         raise UnknownSubstitutionError('%s: substitution %d: src.pattern needs text, but src.path %r of %s holds %s'
                                        % (doc.describe(), substitution.number, substitution.path_text,
                                           source.describe(), _what(value, secret)))
-    match = substitution.pattern.search(value)
+    match = substitution.pattern.search(value, 'src.path %r of %s' % (substitution.path_text, source.describe()))
     if match is None:
         warnings.append('%s: substitution %d: src.pattern %r does not match the value at src.path %r of %s; the '
                         'whole value is used, as in Deckhand'
@@ -62,27 +63,60 @@ def _what(value: Any, secret: Callable[[Any], bool]) -> str:
 
 
 def inject(doc: Document, substitution: Substitution, destination: Destination, data: Any, source: SourceText,
-           warnings: List[str]) -> Any:
-    """The data with the value written at dest.path, or put in place of dest.pattern in the text there."""
+           warnings: List[str], budget: ExpansionBudget) -> Any:
+    """The data with the value written at dest.path, or put in place of dest.pattern in the text there; what is
+    written is charged to the rendering's budget (a chain of substitutions could double a text at each step)."""
     where = '%s: substitution %d: dest.path %r' % (doc.describe(), substitution.number, destination.text)
     if destination.pattern is None:
-        return _store_substitution(where, data, destination.path, copy_value(source.value))
+        value = copy_value(source.value)
+        budget.charge(produced_size(value), where)
+        return _store_substitution(where, data, destination.path, value)
     found, current = lookup(data, destination.path)
     if not found:
         _check_writable(where, data, destination.path)     # a value in the way is that error, not a missing pattern
     if destination.depth is not None and isinstance(current, (dict, list)):
-        replace_recursively(current, destination.pattern, lambda: source.text(where), destination.depth)
+        replace_recursively(current, destination.pattern, lambda: source.text(where), destination.depth,
+                            _Charged(budget, where))
         return data
     if not (found and isinstance(current, str)):
         raise MissingDocumentPattern('%s: dest.pattern %r replaces text, but the destination has %s there'
                                      % (where, destination.pattern.pattern,
                                         'a %s' % type(current).__name__ if found else 'nothing'))
-    if not destination.pattern.search(current):
+    if not destination.pattern.search(current, where):
         warnings.append('%s: dest.pattern %r is not in the text there; nothing is replaced, as in Deckhand'
                         % (where, destination.pattern.pattern))
         return data
-    text = source.text(where)
-    return _store_substitution(where, data, destination.path, destination.pattern.sub(lambda _match: text, current))
+    replaced = _Charged(budget, where).replace(destination.pattern, current, source.text(where))
+    return _store_substitution(where, data, destination.path, replaced)
+
+
+def produced_size(value: Any) -> int:
+    """What a copied value costs the budget: characters of its text, one per other value, map key or list item."""
+    size, pending = 0, [value]
+    while pending:
+        item = pending.pop()
+        family = family_of(item)
+        if family is SCALAR:
+            size += len(item) if isinstance(item, str) else 1
+            continue
+        entries = list(item.items()) if family is MAP else [(None, entry) for entry in item]
+        for key, entry in entries:
+            size += len(key) if isinstance(key, str) else 1
+            pending.append(entry)
+    return size
+
+
+class _Charged:
+    """Replacements of a pattern, their size charged to the budget before the new text is built."""
+
+    def __init__(self, budget: ExpansionBudget, where: str) -> None:
+        self.budget = budget
+        self.where = where
+
+    def replace(self, pattern: SafePattern, current: str, text: str) -> str:
+        matches = list(pattern.finditer(current, self.where))
+        self.budget.charge(len(current) + sum(len(text) - len(match.group(0)) for match in matches), self.where)
+        return pattern.sub(lambda _match: text, current, self.where)
 
 
 def _check_writable(where: str, data: Any, path: Path) -> None:
@@ -120,8 +154,8 @@ class SourceText:
                                        % (where, _what(self.value, self.secret)))
 
 
-def replace_recursively(container: Any, pattern: re.Pattern, text: Callable[[], str], depth: int,
-                        level: int = 0) -> None:
+def replace_recursively(container: Any, pattern: SafePattern, text: Callable[[], str], depth: int,
+                        charged: _Charged, level: int = 0) -> None:
     """Replace the pattern in every string of the maps and lists under ``container``, down to ``depth`` levels
     (-1: all); strings without the pattern are left alone, as Deckhand's recurse does."""
     if level == depth:
@@ -129,8 +163,7 @@ def replace_recursively(container: Any, pattern: re.Pattern, text: Callable[[], 
     items = container.items() if isinstance(container, dict) else enumerate(container)
     for key, item in list(items):
         if isinstance(item, str):
-            if pattern.search(item):
-                replacement = text()
-                container[key] = pattern.sub(lambda _match: replacement, item)
+            if pattern.search(item, charged.where):
+                container[key] = charged.replace(pattern, item, text())
         elif isinstance(item, (dict, list)):
-            replace_recursively(item, pattern, text, depth, level + 1)
+            replace_recursively(item, pattern, text, depth, charged, level + 1)

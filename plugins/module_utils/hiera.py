@@ -41,6 +41,7 @@ from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import (
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, is_secret
 from ansible_collections.strata.hier.plugins.module_utils.limits import ExpansionBudget
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import HASH, HieraMerger, merger_for
+from ansible_collections.strata.hier.plugins.module_utils.safe_regex import compile_untrusted
 
 Reader = Callable[[str, str], Any]
 """``read(path, data_hash)``: the parsed file (any type; a non-map counts as empty), or a HieraError."""
@@ -437,10 +438,10 @@ def _compiled(options: Any) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any]]]:
 
 
 def _ruby_regex(text: str) -> Any:
-    try:
-        return re.compile(text.replace('\\z', '\\Z').replace('\\h', '[0-9a-fA-F]'), re.MULTILINE)
-    except re.error as exc:
-        raise HieraError('lookup_options key %r is not a valid regular expression: %s' % (text, exc)) from exc
+    """A ``^`` key of lookup_options as Python's re reads Ruby's, refused unless it matches in linear time
+    (``safe_regex``: lookup_options are data)."""
+    return compile_untrusted(text.replace('\\z', '\\Z').replace('\\h', '[0-9a-fA-F]'), re.MULTILINE,
+                             'lookup_options key %r' % text, HieraError)
 
 
 _NOT_FOUND = object()

@@ -21,6 +21,7 @@ caller's data is never changed.
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from typing import Any, Callable, Dict, Iterable, Optional, Union
 
@@ -29,6 +30,7 @@ from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import (
     flatten, is_data, is_secret, puppet_type, ruby_sort, truthy, union,
 )
 from ansible_collections.strata.hier.plugins.module_utils.records import Record
+from ansible_collections.strata.hier.plugins.module_utils.safe_regex import SafePattern, compile_untrusted
 
 FIRST, UNIQUE, HASH, DEEP = 'first', 'unique', 'hash', 'deep'
 STRATEGIES = (FIRST, UNIQUE, HASH, DEEP)
@@ -147,11 +149,7 @@ class DeepMerger(Record, HieraMerger):
         return isinstance(item, str) and self._strip(item) != item
 
     def _strip(self, text: str) -> str:
-        try:
-            return re.sub('^' + self.knockout_prefix, '', text, flags=re.MULTILINE)
-        except re.error as exc:
-            raise MergeInputError('knockout_prefix %r is not a valid pattern: %s' % (self.knockout_prefix, exc)) \
-                from exc
+        return _knockout_pattern(self.knockout_prefix).sub('', text)
 
     def _merge(self, source: Any, dest: Any) -> Any:
         if source is None:
@@ -216,6 +214,13 @@ class DeepMerger(Record, HieraMerger):
         if isinstance(source, list):
             source[:] = [item for item in source if not self._is_marker(item)]
         return source
+
+
+@functools.lru_cache(maxsize=64)
+def _knockout_pattern(prefix: str) -> SafePattern:
+    """The deep_merge gem strips ``/^#{knockout_prefix}/``: the prefix is a regular expression, written in data
+    (lookup_options), so refused unless it matches in linear time (``safe_regex``)."""
+    return compile_untrusted('^' + prefix, re.MULTILINE, 'knockout_prefix %r' % prefix, MergeInputError)
 
 
 def _delete_if(items: list, predicate: Callable[[Any], bool]) -> None:
