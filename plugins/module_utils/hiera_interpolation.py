@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Protocol
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError
-from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, to_s
+from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError, MergeInputError
+from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, is_secret, to_s
 
 _EXPRESSION = re.compile(r'%\{([^}]*)\}')
 _METHOD = re.compile(r'^(\w+)\((?:"([^"]+)"|\'([^\']+)\')\)$')
@@ -55,6 +55,8 @@ def interpolate(value: Any, context: InterpolationContext, allow_methods: bool) 
 
 def _map_key(key: Any) -> Any:
     # an alias() key that became a list or a map: Ruby keeps the object, its JSON shows the Ruby text
+    if is_secret(key):      # hashing it as a key decrypts it, and every output would show the key in clear
+        raise MergeInputError("a vault value cannot be a map key (%%{alias('...')} in a key); it would be decrypted")
     return inspect(key) if isinstance(key, (list, dict)) else key
 
 
