@@ -2,8 +2,8 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A Hiera repository written by an attacker, through the plugins (issue 25, finding 4): secrets reaching a map key
-are withheld or refused."""
+"""A Hiera repository written by an attacker, through the plugins (issue 25, findings 4 and 8): secrets reaching a
+map key are withheld or refused, and the errors name the hiera.yaml's line."""
 
 from __future__ import annotations
 
@@ -16,9 +16,10 @@ from ansible.parsing.vault import VaultLib, VaultSecret
 from ansible.plugins.loader import inventory_loader
 
 from ansible_collections.strata.hier.plugins.filter.to_vaulted_yaml import to_vaulted_yaml
+from ansible_collections.strata.hier.plugins.module_utils import limits
 from ansible_collections.strata.hier.tests.unit.plugins.inventory.test_inventory_hier import write
 from ansible_collections.strata.hier.tests.unit.plugins.lookup.test_lookup_hiera import (  # noqa: F401  (a fixture)
-    lookup, repo,
+    HIERA, lookup, repo,
 )
 
 SECRETS = [('default', VaultSecret(b'unit-test'))]
@@ -52,3 +53,15 @@ def test_an_inline_vault_value_as_a_map_key_is_refused_without_decrypting(repo):
         inventory_of(repo, DataLoader())        # no vault password: decrypting it would fail too
     with pytest.raises(AnsibleError, match='vault value cannot be a map key'):
         lookup(repo, 'keyed')
+
+
+def test_a_budget_error_of_a_glob_level_names_the_hiera_yaml_line(repo, monkeypatch):
+    monkeypatch.setattr(limits, 'EXPANSION_FLOOR', 20000)
+    level = '  - {name: picks, glob: "picks/%{facts.pick}.yaml"}\n'
+    write(repo / 'hiera.yaml', HIERA.replace('  - {name: common', level + '  - {name: common'))
+    variables = {'inventory_hostname': 'web01.example.com', 'pick': '{a,b}' * 12}
+    with pytest.raises(AnsibleError, match=r"hiera\.yaml:7: level 'picks': expanding the data passes its work "
+                                           r"budget"):
+        lookup(repo, 'port', variables=variables)
+    write(repo / 'data' / 'picks' / 'web.yaml', 'picked: yes\n')
+    assert lookup(repo, 'picked', variables=dict(variables, pick='{x,web}')) == [True]     # braces from a fact glob
