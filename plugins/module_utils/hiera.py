@@ -26,19 +26,20 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import (
     ExpansionError, HieraError, HieraNotFound, MergeError,
 )
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
-    HieraConfig, HieraLevel, inside, level_locations,
+    HieraConfig, HieraLevel, charger, inside, level_locations,
 )
 from ansible_collections.strata.hier.plugins.module_utils.hiera_interpolation import check_stack, copied, interpolate
 from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import (
     LOOKUP_OPTIONS, dig, has_key, is_lookup_options, split_key,
 )
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, is_secret
+from ansible_collections.strata.hier.plugins.module_utils.levels import real_path_inside
 from ansible_collections.strata.hier.plugins.module_utils.limits import ExpansionBudget
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import HASH, HieraMerger, merger_for
 from ansible_collections.strata.hier.plugins.module_utils.safe_regex import compile_untrusted
@@ -118,8 +119,6 @@ class HieraLookup:
         self._local: Dict[str, Any] = {}
         self._interpolated: Dict[str, Any] = {}
         """What ``%{lookup('k')}`` (``hiera``, ``alias``) found, by key."""
-        self._sized: Set[str] = set()
-        """The data files whose size the budget has been given."""
         self._levels: Optional[List[Tuple[HieraLevel, List[Location]]]] = None
         self._options: Any = None
         self._options_read = False
@@ -239,7 +238,6 @@ class HieraLookup:
 
             def found(location: Location) -> Any:
                 last[0] = (level.name, location.path)
-                self._sized_once(location)
                 return self._found(location, level, root)
 
             return self._nested(lambda: self._reduce(merger, locations, found))
@@ -271,7 +269,8 @@ class HieraLookup:
             if not has_key(data, root):
                 self.explain.say('No such key: "%s"' % root)
                 raise HieraNotFound(root)
-            _check_keys(data[root], root, location.path)
+            size = _check_keys(data[root], root, location.path)     # what interpolating it builds, aliases repeated
+            self.budget.charge(size, location.path)     # the error is located by _over_levels
             value = interpolate(data[root], self, True)
             self.explain.value('Found key: "%s" value: ' % root, value)
             return value
@@ -327,12 +326,28 @@ class HieraLookup:
         def expand(text: str) -> str:
             return interpolate(text, self, False)
 
-        pairs = level_locations(level, expand, self._mapped_texts, self.config.root)
+        def where() -> str:
+            keys = ('hierarchy', self.config.levels.index(level), level.kind)
+            return "%s: level '%s'" % (self._position(self.config.path, keys), level.name)
+
+        pairs = level_locations(level, expand, self._mapped_texts, self.config.root, charger(self.budget, where))
+        real_root = os.path.realpath(self.config.root)
         for _template, path in pairs:
-            if not inside(self.config.root, path):
-                raise HieraError("%s: level '%s' resolves to %s, outside the configuration's folder %s"
-                                 % (self.config.path, level.name, path, self.config.root))
-        return [Location(template, path, os.path.exists(path)) for template, path in pairs]
+            if real_path_inside(path, real_root) is None:
+                raise self._outside(level, path)
+        locations = [Location(template, path, os.path.exists(path)) for template, path in pairs]
+        self.budget.add_written(sum(_size(location.path) for location in locations if location.exists))
+        return locations
+
+    def _outside(self, level: HieraLevel, path: str) -> HieraError:
+        """The error for a location leaving the configuration's folder: by its path (``..``, absolute, a fact), or
+        through a link (the rule of a hier.yml's data folder: links may not lead out of it)."""
+        if not inside(self.config.root, path):
+            return HieraError("%s: level '%s' resolves to %s, outside the configuration's folder %s"
+                              % (self.config.path, level.name, path, self.config.root))
+        return HieraError("%s: level '%s' reads %s, which a link leads to %s, outside the configuration's folder %s "
+                          "(links may not lead out of it, as in a hier.yml's data folder)"
+                          % (self.config.path, level.name, path, os.path.realpath(path), self.config.root))
 
     def _mapped_texts(self, variable: str, name: str, template: str) -> List[str]:
         values = self.variable(variable, 'mapped_paths')
@@ -392,15 +407,6 @@ class HieraLookup:
         finally:
             self.budget.leave()
 
-    def _sized_once(self, location: Location) -> None:
-        """The budget grows with each data file a lookup reads (once per engine: the parsed files are shared)."""
-        if location.exists and location.path not in self._sized:
-            self._sized.add(location.path)
-            try:
-                self.budget.add_written(os.path.getsize(location.path))
-            except OSError:
-                pass
-
     def _guarded(self, name: str, action: Callable[[], Any]) -> Any:
         if name in self._stack:
             raise HieraError("Lookup of key '%s' failed: Recursive lookup detected in [%s]"
@@ -410,6 +416,13 @@ class HieraLookup:
             return action()
         finally:
             self._stack.pop()
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def _located(error: MergeError, root: Any, where: Optional[Tuple[str, str]], position: Position) -> MergeError:
@@ -447,21 +460,61 @@ def _ruby_regex(text: str) -> Any:
 _NOT_FOUND = object()
 """An interpolation's lookup that found nothing (remembered too)."""
 _PLAIN = (str, int, float, bool, type(None))
+_MAX_NESTING = 64
 
 
-def _plain(data: Any, path: str, depth: int = 0) -> Any:
+def _plain(data: Any, path: str) -> Any:
     """A data file as Hiera reads it: ``!!binary`` is its text (Psych decodes it), and dates, sets or other
     objects (which Psych refuses) make the whole file an error.  Built anew only where bytes were found."""
-    if depth > 64:
-        raise HieraError('Unable to parse (%s): data nests deeper than 64 levels' % path)
-    if isinstance(data, dict):
-        pairs = [(_plain(key, path, depth + 1), _plain(value, path, depth + 1)) for key, value in data.items()]
-        changed = any(new_key is not key or new is not value
-                      for (new_key, new), (key, value) in zip(pairs, data.items()))
-        return dict(pairs) if changed else data
-    if isinstance(data, list):
-        items = [_plain(item, path, depth + 1) for item in data]
-        return items if any(new is not old for new, old in zip(items, data)) else data
+    built, height = _PlainWalk(path).walk(data)
+    if height > _MAX_NESTING:
+        raise _too_deep(path)
+    return built
+
+
+class _PlainWalk:
+    """_plain's walk: a map or list shared through YAML aliases is looked at once (its result shared alike), so
+    the cost is that of the file as written, not of the billions of values an alias bomb stands for; its height
+    (nesting below it) is kept, so data nests as deep as it did written out in full."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.done: Dict[int, Tuple[Any, int]] = {}
+        self.active: set = set()
+
+    def walk(self, value: Any) -> Tuple[Any, int]:
+        """(the value as Hiera reads it, its height)."""
+        if not isinstance(value, (dict, list)):
+            return _plain_scalar(value, self.path), 0
+        known = self.done.get(id(value))
+        if known is None:
+            known = self.done[id(value)] = self._container(value)
+        return known
+
+    def _container(self, value: Any) -> Tuple[Any, int]:
+        if id(value) in self.active or len(self.active) > _MAX_NESTING:     # holding itself, or nesting too deep
+            raise _too_deep(self.path)
+        self.active.add(id(value))
+        if isinstance(value, dict):
+            pairs = [(self.walk(key)[0], self.walk(item)) for key, item in value.items()]
+            changed = any(new_key is not key or new is not item
+                          for (new_key, (new, _height)), (key, item) in zip(pairs, value.items()))
+            built = {key: item for key, (item, _height) in pairs} if changed else value
+            heights = [height for _key, (_item, height) in pairs]
+        else:
+            items = [self.walk(item) for item in value]
+            changed = any(new is not old for (new, _height), old in zip(items, value))
+            built = [item for item, _height in items] if changed else value
+            heights = [height for _item, height in items]
+        self.active.discard(id(value))
+        return built, 1 + max(heights, default=-1)
+
+
+def _too_deep(path: str) -> HieraError:
+    return HieraError('Unable to parse (%s): data nests deeper than %d levels' % (path, _MAX_NESTING))
+
+
+def _plain_scalar(data: Any, path: str) -> Any:
     if isinstance(data, bytes):
         try:
             return data.decode('utf-8')
@@ -472,17 +525,27 @@ def _plain(data: Any, path: str, depth: int = 0) -> Any:
     raise HieraError('Unable to parse (%s): a value of type %s is not Hiera data' % (path, type(data).__name__))
 
 
-def _check_keys(value: Any, root: Any, path: str) -> None:
-    """Puppet refuses (for this key only) a map whose keys are booleans or null."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if isinstance(key, bool) or key is None:
-                raise HieraError("Value for key '%s', when using location '%s', has wrong type: map key %r is not "
-                                 "text or a number" % (root, path, key))
-            _check_keys(item, root, path)
-    elif isinstance(value, list):
-        for item in value:
-            _check_keys(item, root, path)
+def _check_keys(value: Any, root: Any, path: str) -> int:
+    """Puppet refuses (for this key only) a map whose keys are booleans or null.  Returns how many values ``value``
+    holds written out in full (what interpolating it builds), each part shared through aliases looked at once."""
+    sizes: Dict[int, int] = {}
+
+    def walk(item: Any) -> int:
+        if not isinstance(item, (dict, list)):
+            return 1
+        known = sizes.get(id(item))
+        if known is not None:
+            return known
+        if isinstance(item, dict):
+            for key in item:
+                if isinstance(key, bool) or key is None:
+                    raise HieraError("Value for key '%s', when using location '%s', has wrong type: map key %r is "
+                                     "not text or a number" % (root, path, key))
+        total = 1 + sum(walk(child) for child in (item.values() if isinstance(item, dict) else item))
+        sizes[id(item)] = total
+        return total
+
+    return walk(value)
 
 
 def pretty(value: Any, indent: str = '') -> str:

@@ -12,7 +12,8 @@ two supported backends and give a warning.
 
 ``ruby_glob`` expands a level's ``glob`` in Ruby's ``Dir.glob`` order (each directory's entries sorted by
 bytes, walked depth first, files and folders interleaved; ``{a,b}`` in brace order), which Hiera's
-answers depend on.
+answers depend on; ``**`` enters folders, not links to folders, as Ruby's does, and the work is charged to a
+budget (limits.ExpansionBudget).
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import stat
 from dataclasses import dataclass
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraConfigError
+from ansible_collections.strata.hier.plugins.module_utils.limits import ExpansionBudget
 
 HIERA_VERSION = 5
 DATA_HASHES = ('yaml_data', 'json_data')
@@ -204,23 +207,46 @@ def _check_unique_names(levels: List[HieraLevel], path: str) -> None:
 # ----------------------------------------------------------------- Ruby's Dir.glob
 
 
-def ruby_glob(pattern: str) -> List[str]:
-    """The files ``pattern`` matches, in Ruby's ``Dir.glob`` order; directories are left out (as Hiera does)."""
+Charge = Callable[[int], None]
+"""``charge(units)``: units of work an expansion produced (an ExpansionBudget's ``charge`` with its place)."""
+
+
+def charger(budget: ExpansionBudget, where: Callable[[], str]) -> Charge:
+    """``budget.charge`` with its place given by ``where()``, called only for the error (it may read a file to
+    find the line)."""
+    def charge(units: int) -> None:
+        budget.charge(units, where() if budget.spent + units > budget.allowance else '')
+    return charge
+
+
+def ruby_glob(pattern: str, charge: Optional[Charge] = None) -> List[str]:
+    """The files ``pattern`` matches, in Ruby's ``Dir.glob`` order; directories are left out (as Hiera does).
+
+    As Ruby's, ``**`` descends into folders, not into links to folders (two links to ``.`` would make it walk
+    2^depth paths). Every pattern the braces give and every path the walk visits is charged by its length
+    (``charge``; default: a budget of its own), so braces doubling per group (``{a,b}{a,b}...``, which a fact can
+    hold: Hiera interpolates facts into the pattern before globbing) end in an ExpansionError, not in hours."""
+    if charge is None:
+        charge = charger(ExpansionBudget(), lambda: 'glob %r' % pattern)
     found: List[str] = []
     for expanded in _braces(pattern):
+        charge(len(expanded))
         root, segments = _split_pattern(expanded)
-        _walk(root, segments, found)
+        _walk(root, segments, found, charge)
     return [path for path in found if not os.path.isdir(path)]
 
 
-def _braces(pattern: str) -> List[str]:
-    match = re.search(r'\{([^{}]*)\}', pattern)
-    if not match:
-        return [pattern]
-    results: List[str] = []
-    for choice in match.group(1).split(','):
-        results.extend(_braces(pattern[:match.start()] + choice + pattern[match.end():]))
-    return results
+def _braces(pattern: str) -> Iterator[str]:
+    """The patterns ``{a,b}`` groups stand for, in Ruby's order, one at a time (the caller charges each)."""
+    stack = [pattern]
+    while stack:
+        text = stack.pop()
+        match = re.search(r'\{([^{}]*)\}', text)
+        if not match:
+            yield text
+            continue
+        stack.extend(text[:match.start()] + choice + text[match.end():]
+                     for choice in reversed(match.group(1).split(',')))
 
 
 def _split_pattern(pattern: str) -> Tuple[str, List[str]]:
@@ -252,7 +278,8 @@ def _matches(segment: str, name: str) -> bool:
     return fnmatch.fnmatchcase(name, segment)
 
 
-def _walk(directory: str, segments: List[str], found: List[str]) -> None:
+def _walk(directory: str, segments: List[str], found: List[str], charge: Charge) -> None:
+    charge(len(directory))
     if not segments:
         if os.path.exists(directory):
             found.append(directory)
@@ -260,18 +287,26 @@ def _walk(directory: str, segments: List[str], found: List[str]) -> None:
     segment, rest = segments[0], segments[1:]
     if segment == '**':
         for name in _entries(directory):
-            if rest and _matches(rest[0], name):
-                _walk(os.path.join(directory, name), rest[1:], found)
             child = os.path.join(directory, name)
-            if not name.startswith('.') and os.path.isdir(child):
-                _walk(child, segments, found)
+            if rest and _matches(rest[0], name):
+                _walk(child, rest[1:], found, charge)
+            if not name.startswith('.') and _real_folder(child):
+                _walk(child, segments, found, charge)
         return
     if not _magic(segment):
-        _walk(os.path.join(directory, segment), rest, found)
+        _walk(os.path.join(directory, segment), rest, found, charge)
         return
     for name in _entries(directory):
         if _matches(segment, name):
-            _walk(os.path.join(directory, name), rest, found)
+            _walk(os.path.join(directory, name), rest, found, charge)
+
+
+def _real_folder(path: str) -> bool:
+    """A folder and not a link to one: what Ruby's ``**`` descends into."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def resolved_path(root: str, datadir: str, relative: str) -> str:
@@ -283,17 +318,19 @@ def inside(root: str, path: str) -> bool:
     return os.path.commonpath([os.path.abspath(root), os.path.abspath(path)]) == os.path.abspath(root)
 
 
-def level_locations(level: HieraLevel, expand: Any, mapped: Any, root: str) -> List[Tuple[str, str]]:
+def level_locations(level: HieraLevel, expand: Any, mapped: Any, root: str,
+                    charge: Optional[Charge] = None) -> List[Tuple[str, str]]:
     """(template, path) per location of ``level``; ``expand(text)`` interpolates a template,
-    ``mapped(variable, name, template)`` yields the texts of a mapped_paths level."""
+    ``mapped(variable, name, template)`` yields the texts of a mapped_paths level; ``charge``: what globbing
+    costs (ruby_glob)."""
     datadir = expand(level.datadir)
     if level.kind in ('path', 'paths'):
         return [(template, resolved_path(root, datadir, expand(template))) for template in level.templates]
     if level.kind in ('glob', 'globs'):
         found = []
         for template in level.templates:
-            pattern = os.path.join(root, datadir, expand(template))
-            found.extend((pattern, os.path.normpath(path)) for path in ruby_glob(pattern))   # Puppet shows the pattern
+            pattern = os.path.join(root, datadir, expand(template))     # Puppet shows the pattern
+            found.extend((pattern, os.path.normpath(path)) for path in ruby_glob(pattern, charge))
         return found
     variable, name, template = level.templates
     return [(template, resolved_path(root, datadir, text)) for text in mapped(variable, name, template)]

@@ -25,8 +25,8 @@ import sys
 from inspect import currentframe
 from typing import Any, Callable, Protocol
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import ExpansionError, HieraError
-from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, to_s
+from ansible_collections.strata.hier.plugins.module_utils.errors import ExpansionError, HieraError, MergeInputError
+from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, is_secret, to_s
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, ExpansionBudget, too_deep
 
@@ -63,6 +63,8 @@ def interpolate(value: Any, context: InterpolationContext, allow_methods: bool) 
 
 def _map_key(key: Any) -> Any:
     # an alias() key that became a list or a map: Ruby keeps the object, its JSON shows the Ruby text
+    if is_secret(key):      # hashing it as a key decrypts it, and every output would show the key in clear
+        raise MergeInputError("a vault value cannot be a map key (%%{alias('...')} in a key); it would be decrypted")
     return inspect(key) if isinstance(key, (list, dict)) else key
 
 

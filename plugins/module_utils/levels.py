@@ -11,6 +11,7 @@ A level whose variable is undefined is skipped, with the reason.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from typing import Any, Callable, Optional, Tuple
@@ -115,3 +116,11 @@ def split_level(text: str, template: str = '') -> Tuple[str, ...]:
         if not segment:
             raise LevelError('level %r expands to %r, which has an empty path segment' % (shown, text))
     return segments
+
+
+def real_path_inside(path: str, real_root: str) -> Optional[str]:
+    """``path`` with every link resolved, or None when that leaves ``real_root`` (itself a real path): the one rule
+    for every data file read (hier.yml stores and Hiera alike). A link may point anywhere inside the folder, as
+    ``a/../b`` may; a link (or ``..``, or an absolute path) leading out of it would read any file of the controller."""
+    real = os.path.realpath(path)
+    return real if os.path.commonpath([real, real_root]) == real_root else None

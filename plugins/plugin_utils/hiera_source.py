@@ -84,13 +84,14 @@ class HieraSource:
 
     def may_hold_decrypted(self, key: str, holders: List[Dict[str, str]]) -> bool:
         """Whether a key's value may hold data of a whole-file vaulted file: a file holding the key is one, or
-        the key's value interpolates (``%{lookup(...)}`` may read one) while such a file has been read."""
+        the key's value interpolates, in a value or in a map key (``%{lookup(...)}`` may read one), while such a file
+        has been read."""
         if not any(self._vaulted.values()):
             return False
         files = [holder['file'] for holder in holders]
         return any(self._vaulted.get(path) for path in files) or any(
-            isinstance(self.files.get(path), Mapping) and find(self.files[path].get(key), _interpolates) is not None
-            for path in files)
+            isinstance(self.files.get(path), Mapping)
+            and find(self.files[path].get(key), _interpolates, keys=True) is not None for path in files)
 
     def engine(self, variables: Mapping, explain: bool = False) -> HieraLookup:
         node, facts = host_facts(variables)

@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ansible.errors import AnsibleError
 
+from ansible_collections.strata.hier.plugins.module_utils.levels import real_path_inside
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted, whole_file_vaulted
 
@@ -76,9 +77,10 @@ class DataStore:
         """The real path, refused when it leaves the data folder (``..``, absolute, links)."""
         real = self._checked.get(path)
         if real is None:
-            real = os.path.realpath(path)
-            if os.path.commonpath([real, self.root]) != self.root:
-                raise StoreError('%r resolves to %s, outside the data folder %s' % (shown, real, self.root))
+            real = real_path_inside(path, self.root)
+            if real is None:
+                raise StoreError('%r resolves to %s, outside the data folder %s'
+                                 % (shown, os.path.realpath(path), self.root))
             self._checked[path] = real
         return real
 
@@ -256,8 +258,8 @@ class DataStore:
         inside the data folder, each real folder once): what a change to the data shows in."""
         files, seen = [], set()
         for folder, dirs, names in os.walk(self.root, followlinks=True):
-            real = os.path.realpath(folder)
-            if real in seen or os.path.commonpath([real, self.root]) != self.root:
+            real = real_path_inside(folder, self.root)
+            if real is None or real in seen:
                 dirs[:] = []
                 continue
             seen.add(real)

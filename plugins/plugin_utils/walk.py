@@ -125,9 +125,11 @@ def expanded_size(value: Any, limit: Optional[int] = None) -> int:
     return count(value, ())
 
 
-def find(value: Any, predicate: Callable[[Any], bool]) -> Optional[Tuple[Tuple[str, ...], Any]]:
+def find(value: Any, predicate: Callable[[Any], bool],
+         keys: bool = False) -> Optional[Tuple[Tuple[str, ...], Any]]:
     """The key path and value of the first scalar for which ``predicate`` is true, each container looked at once
-    (a container holding itself is not looked at again); the depth error past ``MAX_DEPTH``."""
+    (a container holding itself is not looked at again); the depth error past ``MAX_DEPTH``. With ``keys``, map keys
+    are looked at too (a key found is its own path's last part)."""
     seen: set = set()
 
     def search(item: Any, path: Tuple[str, ...]) -> Optional[Tuple[Tuple[str, ...], Any]]:
@@ -140,6 +142,8 @@ def find(value: Any, predicate: Callable[[Any], bool]) -> Optional[Tuple[Tuple[s
             raise depth_error(path, False)
         seen.add(id(item))
         for key, child in pairs:
+            if keys and isinstance(item, Mapping) and children(key) is None and predicate(key):
+                return path + (str(key),), key
             found = search(child, path + (str(key),))
             if found:
                 return found
