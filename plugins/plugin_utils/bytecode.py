@@ -16,6 +16,9 @@ timestamp-based bytecode Python writes, checked against the source's modificatio
 bytecode is never used (``_TimestampBytecodeLoader``): an unchecked one Python never compares with its source, and
 a checked one only claims its source's hash, which anyone can write in front of other code. Such a file, planted in
 ``__pycache__`` (the collection may sit inside the data repository), was code Ansible's loader alone never runs.
+Timestamp-based bytecode older than its source file is not used either: Python writes bytecode after its source, while
+a checkout writes a committed ``__pycache__`` before the sources beside it (so a planted file whose header guessed
+the source's modification time and size is not run from a fresh clone).
 What the collection loader adds for module_utils, redirects from ``meta/runtime.yml``, this collection does not use
 for its own helpers.
 """
@@ -31,18 +34,21 @@ _HELPERS = tuple('ansible_collections.strata.hier.plugins.%s.' % folder for fold
 
 
 class _TimestampBytecodeLoader(SourceFileLoader):
-    """Python's SourceFileLoader, reading timestamp-based bytecode only.
+    """Python's SourceFileLoader, reading timestamp-based bytecode written after its source only.
 
     SourceLoader.get_code validates timestamp-based bytecode against the source; hash-based bytecode it compares
     with the source only when its header asks to (``--check-hash-based-pycs default``), and then only the hash the
-    header claims. Such bytecode is read as missing instead: the source is compiled, and timestamp-based bytecode
-    written in its place.
+    header claims. Such bytecode, and bytecode older than its source, is read as missing instead: the source is
+    compiled, and timestamp-based bytecode written in its place.
     """
 
     def get_data(self, path):
         data = super().get_data(path)
-        if path != self.path and data[:4] == MAGIC_NUMBER and int.from_bytes(data[4:8], 'little') & 0b1:
-            raise OSError('hash-based bytecode is not used for %s' % self.path)    # get_code: no bytecode
+        if path != self.path and data[:4] == MAGIC_NUMBER:
+            if int.from_bytes(data[4:8], 'little') & 0b1:
+                raise OSError('hash-based bytecode is not used for %s' % self.path)    # get_code: no bytecode
+            if os.stat(path).st_mtime_ns < os.stat(self.path).st_mtime_ns:
+                raise OSError('bytecode older than its source is not used for %s' % self.path)
         return data
 
 

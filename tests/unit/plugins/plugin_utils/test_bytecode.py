@@ -115,6 +115,33 @@ def test_hash_based_bytecode_planted_for_a_helper_is_not_run(tmp_path, mode):
     assert module.WHO == 'source'
 
 
+def test_timestamp_bytecode_older_than_its_source_is_not_run(tmp_path):
+    """Issue 25, finding 12: a timestamp pyc whose header matches the source's modification time and size is run
+    by Python without reading the source; a checkout writes a committed __pycache__ before the source beside it."""
+    folder = tmp_path / 'helpers'
+    folder.mkdir()
+    source = folder / 'helper.py'
+    source.write_text('WHO = "source"\n')
+    planted = tmp_path / 'planted.py'
+    planted.write_text('WHO = "planted"\n')
+    target = cache_from_source(str(source))
+    py_compile.compile(str(planted), cfile=target, dfile=str(source), doraise=True,
+                       invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP)
+    stat = source.stat()
+    with open(target, 'r+b') as stream:     # the header claims the source's modification time and size
+        stream.seek(8)
+        stream.write(int(stat.st_mtime).to_bytes(4, 'little') + stat.st_size.to_bytes(4, 'little'))
+
+    def load():
+        spec = bytecode.HelperFinder.find_spec(HELPER + 'helper', [str(folder)])
+        module = module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.WHO
+
+    os.utime(target, ns=(stat.st_mtime_ns - 10 ** 9, stat.st_mtime_ns - 10 ** 9))     # checked out first
+    assert load() == 'source'
+
+
 # A fresh process loading the lookup from a copy of the collection (the first argument is the real one's root)
 PLANTED_WORKER = '''
 import json, sys
