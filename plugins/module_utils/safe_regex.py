@@ -443,8 +443,9 @@ class SafePattern:
         raise self.error('%s%s: the regular expression %r could take time growing faster than the length of the '
                          'text it searches, and this text of %d characters (%d places to try it at, a longest run of '
                          '%d characters it can read) is too long for it; anchor it at the start with ^, or bound its '
-                         'repeats, as in [^:]{0,100}' % (self.where, ' (applied at %s)' % where if where else '',
-                                                          self.pattern, length, attempts, longest))
+                         'repeats, as in [^:]{0,100}'
+                         % (self.where, ' (applied at %s)' % where if where else '', self.pattern, length, attempts,
+                            longest))
 
     def search(self, text: str, where: str = '') -> Any:
         self.check(text, where)

@@ -29,7 +29,7 @@ def test_written_data_raises_the_allowance():
 
 def test_depth_is_limited_and_restored():
     budget = ExpansionBudget()
-    for _ in range(MAX_EXPANSION_DEPTH):
+    for _level in range(MAX_EXPANSION_DEPTH):
         budget.enter('f:1')
     with pytest.raises(ExpansionError, match='nest more than %d deep' % MAX_EXPANSION_DEPTH):
         budget.enter('f:2')

@@ -135,4 +135,3 @@ def test_data_nesting_deeper_than_pythons_stack_is_an_expansion_error(tmp_path):
         in_path.data_keys()
     with pytest.raises(ExpansionError, match='nest deeper than Python'):
         in_path.lookup('k')
-

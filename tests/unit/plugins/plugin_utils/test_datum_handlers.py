@@ -310,8 +310,8 @@ def test_a_reference_is_evaluated_once_per_node(tmp_path, monkeypatch):
     hierarchy = store(tmp_path, common=doubling(12))
     reads = []
     get = hierarchy._store.get       # pylint: disable=protected-access  # counting the store's reads
-    monkeypatch.setattr(hierarchy._store, 'get', lambda path, *args, **kwargs: reads.append(path) or get(path, *args,
-                                                                                                       **kwargs))
+    monkeypatch.setattr(hierarchy._store, 'get',
+                        lambda path, *args, **kwargs: reads.append(path) or get(path, *args, **kwargs))
     assert hierarchy.lookup('K12', NODE).value == ''
     assert len([path for path in reads if len(path) == 2 and path[0] == 'Common']) == 12      # K11 ... K0
     assert len(hierarchy.resolve_node(NODE)) > 12 and len(reads) < 200
