@@ -23,15 +23,10 @@ from ansible.plugins.loader import inventory_loader
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     DATA_TAGGING, decrypted, is_vault_value, vault_ciphertext,
 )
+from ansible_collections.strata.hier.tests.unit.plugins.inventory.test_inventory_hier import write
 
 SECRET = [('default', VaultSecret(b'unit-test'))]
 CIPHERTEXT = VaultLib(SECRET).encrypt('s3cret').decode()
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(str(path)), exist_ok=True)
-    with open(str(path), 'w') as stream:
-        stream.write(text)
 
 
 @pytest.fixture

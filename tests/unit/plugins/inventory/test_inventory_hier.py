@@ -161,14 +161,20 @@ def test_a_cache_entry_of_the_wrong_shape_falls_back_to_the_data(store, entry):
         assert any('the inventory cache cannot be read' in warning for warning in warnings)
 
 
-def test_a_cache_entry_with_a_host_name_the_data_cannot_give_is_refused(store):
+def tampered_cache(store, change):
+    """A cached source of ``store`` whose cache entry ``change`` has rewritten, as someone writing the cache would."""
     path = cached_source(store)
     parse(path)
     cache = cache_of(store)
     key = inventory_loader.get('strata.hier.hier').get_cache_key(path)
     entry = cache.get(key)
-    entry['hosts'][TEMPLATE_NAME] = {'Port': 1}
+    change(entry)
     cache.set(key, entry)
+    return path
+
+
+def test_a_cache_entry_with_a_host_name_the_data_cannot_give_is_refused(store):
+    path = tampered_cache(store, lambda entry: entry['hosts'].update({TEMPLATE_NAME: {'Port': 1}}))
     warnings = []
     assert host_names(parse(path, warnings)) == ['db01.example.com', 'web01']
     assert any('cannot be read' in warning and 'cannot have written' in warning for warning in warnings)

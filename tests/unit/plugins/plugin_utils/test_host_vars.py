@@ -21,7 +21,7 @@ from ansible.plugins.loader import inventory_loader, vars_loader
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import for_cache, from_cache, is_vault_value
 # pylint: disable-next=unused-import  # store is a fixture
 from ansible_collections.strata.hier.tests.unit.plugins.inventory.test_inventory_hier import (  # noqa: F401
-    cache_of, cached_source, host_names, parse, source, store, write,
+    cached_source, host_names, parse, source, store, tampered_cache, write,
 )
 from ansible_collections.strata.hier.tests.unit.plugins.warnings_seen import warnings_seen
 
@@ -121,13 +121,7 @@ def test_for_cache_and_from_cache_give_back_exactly_the_data():
 
 
 def test_a_cache_entry_giving_a_reserved_variable_is_refused(store):
-    path = cached_source(store)
-    parse(path)
-    cache = cache_of(store)
-    key = inventory_loader.get('strata.hier.hier').get_cache_key(path)
-    entry = cache.get(key)
-    entry['hosts']['web01']['ansible_connection'] = 'local'
-    cache.set(key, entry)
+    path = tampered_cache(store, lambda entry: entry['hosts']['web01'].update(ansible_connection='local'))
     warnings = []
     assert 'ansible_connection' not in parse(path, warnings).get_host('web01').vars
     assert any('cannot be read' in warning and "variable 'ansible_connection'" in warning for warning in warnings)
