@@ -70,7 +70,7 @@ def inject(doc: Document, substitution: Substitution, destination: Destination, 
     if destination.pattern is None:
         value = copy_value(source.value)
         budget.charge(produced_size(value), where)
-        return _store_substitution(where, data, destination.path, value)
+        return _store_substitution(where, data, destination.path, value, budget)
     found, current = lookup(data, destination.path)
     if not found:
         _check_writable(where, data, destination.path)     # a value in the way is that error, not a missing pattern
@@ -87,7 +87,7 @@ def inject(doc: Document, substitution: Substitution, destination: Destination, 
                         % (where, destination.pattern.pattern))
         return data
     replaced = _Charged(budget, where).replace(destination.pattern, current, source.text(where))
-    return _store_substitution(where, data, destination.path, replaced)
+    return _store_substitution(where, data, destination.path, replaced, budget)
 
 
 def produced_size(value: Any) -> int:
@@ -131,7 +131,9 @@ def _check_writable(where: str, data: Any, path: Path) -> None:
         data = data[part]
 
 
-def _store_substitution(where: str, data: Any, path: Path, value: Any) -> Any:
+def _store_substitution(where: str, data: Any, path: Path, value: Any, budget: ExpansionBudget) -> Any:
+    # a list shorter than an index of dest.path is padded up to it (as Deckhand does): at most the index's items
+    budget.charge(sum(part for part in path if isinstance(part, int)), where)
     try:
         return store(data, path, value)
     except PathConflict as exc:

@@ -183,3 +183,19 @@ def test_chained_substitutions_doubling_a_text_stop_at_the_work_budget():
         layer_documents(documents)
     assert time.perf_counter() - started < 2.0
     assert len(layer_documents(documents[:8]).documents[-1]['data']['s']) == 64 * 2 ** 6     # short chains render
+
+
+def test_a_dest_path_index_pads_a_list_within_the_work_budget():
+    """Found by the Deckhand fuzz target: a list shorter than dest.path's index is padded up to it (as Deckhand
+    does), so '.s[100000000]' built a list of a hundred million maps from a few bytes; the padding is charged."""
+    source = document('src', 'site', {'v': 'x'})
+    target = document('target', 'site', {'s': []}, substitutions=[
+        {'src': {'schema': 'example/Kind/v1', 'name': 'src', 'path': '.v'}, 'dest': {'path': '.s[100000000]'}}])
+    started = time.perf_counter()
+    with pytest.raises(ExpansionError, match=r"target \(layer site\): substitution 1: dest.path '.s\[100000000\]': "
+                                             r"expanding the data passes its work budget"):
+        layer_documents([policy(), source, target])
+    assert time.perf_counter() - started < 2.0
+    target['data']['s'] = []
+    target['metadata']['substitutions'][0]['dest']['path'] = '.s[3]'
+    assert layer_documents([policy(), source, target]).documents[-1]['data']['s'] == [{}, {}, {}, 'x']

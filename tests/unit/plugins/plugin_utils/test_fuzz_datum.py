@@ -161,10 +161,8 @@ def test_datum_stores_with_handlers(generated, node):
 # Each finding's inputs in a target of its own: the target above runs clean without them; the xfail marks go once
 # the finding's fix is merged (issue 25).
 @pytest.mark.parametrize('vaulted, chains', [
-    pytest.param(True, False, id='references-to-vaulted-files', marks=pytest.mark.xfail(
-        strict=False, reason='issue 25 finding 3, fixed on another branch')),
-    pytest.param(False, True, id='reference-chains', marks=pytest.mark.xfail(
-        strict=False, reason='issue 25 findings 6 and 9, fixed on another branch')),
+    pytest.param(True, False, id='references-to-vaulted-files'),
+    pytest.param(False, True, id='reference-chains'),
 ])
 @FINDINGS
 @given(data=st.data())

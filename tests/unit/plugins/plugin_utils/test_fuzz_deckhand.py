@@ -140,10 +140,9 @@ def test_deckhand_substitution(docs):
 
 
 @pytest.mark.parametrize('finding', [
-    pytest.param('regexes', marks=pytest.mark.xfail(strict=False, reason='issue 25 finding 7, fixed on another branch')),
-    pytest.param('doubling', marks=pytest.mark.xfail(strict=False, reason='issue 25 finding 6, fixed on another branch')),
-    pytest.param('padding', marks=pytest.mark.xfail(
-        strict=False, reason='found by this target: a dest.path list index pads the list without limit')),
+    pytest.param('regexes'),
+    pytest.param('doubling'),
+    pytest.param('padding'),
 ])
 @FINDINGS
 @given(data=st.data())

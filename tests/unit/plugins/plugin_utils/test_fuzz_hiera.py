@@ -143,7 +143,8 @@ def repository(draw, finding=None):
         keys.append(last)
     refused = ()
     if hostile:     # a regex key refuses every lookup (lookup_options are read for each), a knockout_prefix key a's
-        data = {'a': 'aaaa', 'b': ['--a'], 'lookup_options': draw(LOOKUP_OPTIONS)}
+        # (a knockout prefix is read only where a deep merge meets items: a is found on two levels)
+        data = {'a': ['aaaa'], 'b': ['--a'], 'lookup_options': draw(LOOKUP_OPTIONS)}
         pattern = draw(st.sampled_from(HOSTILE_REGEXES + HOSTILE_PREFIXES))
         if pattern in HOSTILE_REGEXES:
             data['lookup_options'][pattern] = {'merge': 'deep'}
@@ -152,7 +153,9 @@ def repository(draw, finding=None):
             data['lookup_options']['a'] = {'merge': {'strategy': 'deep', 'knockout_prefix': pattern}}
             refused = ('a',)
         files['data/hostile.yaml'] = yaml.safe_dump(data)
+        files['data/more.yaml'] = yaml.safe_dump({'a': ['--a', 'aaaa']})
         files['hiera.yaml'] = yaml.safe_dump({'version': 5, 'hierarchy': [{'name': 'hostile', 'path': 'hostile.yaml'},
+                                                                           {'name': 'more', 'path': 'more.yaml'},
                                                                            {'name': 'common', 'path': 'common.yaml'}]})
         keys = ['a'] + keys
     if links:
@@ -248,10 +251,9 @@ def test_hiera_repositories(generated, facts, merge):
 # Each finding's inputs in a target of its own: the target above runs clean without them; an xfail mark goes once the
 # finding's fix is merged.
 @pytest.mark.parametrize('finding', [
-    pytest.param('regexes', marks=pytest.mark.xfail(strict=False, reason='issue 25 finding 7, fixed on another branch')),
-    pytest.param('links', marks=pytest.mark.xfail(strict=False, reason='issue 25 finding 5, fixed on another branch')),
-    pytest.param('chains', marks=pytest.mark.xfail(
-        strict=False, reason='issue 25 findings 6 and 9, fixed on another branch')),
+    'regexes',
+    pytest.param('links'),
+    pytest.param('chains'),
     pytest.param('nul', marks=pytest.mark.xfail(strict=False, reason='found by this target: a NUL byte in a fact')),
     pytest.param('methods', marks=pytest.mark.xfail(
         strict=False, reason='found by this target: the error of a level using method syntax names no file')),
