@@ -324,7 +324,12 @@ class HieraLookup:
 
     def _locations(self, level: HieraLevel) -> List[Location]:
         def expand(text: str) -> str:
-            return interpolate(text, self, False)
+            try:
+                return interpolate(text, self, False)
+            except HieraError as exc:       # method syntax, a bad expression: say which level of which file
+                if exc.located:
+                    raise
+                raise HieraError('%s: %s' % (where(), exc)) from exc
 
         def where() -> str:
             keys = ('hierarchy', self.config.levels.index(level), level.kind)

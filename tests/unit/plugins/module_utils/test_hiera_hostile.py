@@ -150,3 +150,13 @@ def test_braces_doubling_per_group_are_charged_to_the_nodes_budget(tmp_path, mon
     hiera = engine(tmp_path, files, facts={'pick': '{a,b}' * 12})        # 4,096 patterns; 80 characters: 2^16
     with pytest.raises(ExpansionError, match=r"hiera\.yaml: level 'g': expanding the data passes its work budget"):
         hiera.lookup('k')
+
+
+def test_a_level_path_using_method_syntax_names_the_hiera_yaml_and_level(tmp_path):
+    """Found by the Hiera fuzz target: Hiera refuses %{lookup()} in a level's path, and the error named neither the
+    hiera.yaml nor the level."""
+    hiera = engine(tmp_path, {'hiera.yaml': with_level('{name: meth, path: "%{lookup(\'k\')}.yaml"}'),
+                              'data/common.yaml': 'k: 1\n'})
+    with pytest.raises(HieraError, match=r"hiera\.yaml: level 'meth': Interpolation using method syntax is not "
+                                         r"allowed in this context"):
+        hiera.lookup('k')

@@ -31,8 +31,7 @@ PATHS = ['common.yaml', 'nodes/%{trusted.certname}.yaml', 'roles/%{facts.role}.y
          '%{facts.evil}.yaml', '../escape.yaml', '/etc/hosts', '%{trusted.hostname}/%{facts.missing}.yaml',
          'whole.yaml', '', '%{', 'roles']
 METHOD_PATHS = ['%{lookup("a")}.yaml', '%{literal("c")}ommon.yaml']
-"""Method syntax in a level's path: refused, but the error names neither the hiera.yaml nor the level (found by
-this target; not one of issue 25's findings)."""
+"""Method syntax in a level's path: refused, the error naming the hiera.yaml and the level (found by this target)."""
 GLOBS = ['*.yaml', '**/*.yaml', 'roles/*.yaml', '{common,roles/web}.yaml', 'roles/%{facts.braces}.yaml',
          '[a-z]*.yaml', 'nodes/**', '%{facts.role}/../*.yaml']
 MAPPED = [['facts.apps', 'app', 'apps/%{app}.yaml'], ['role', 'r', 'roles/%{r}.yaml'],
@@ -254,9 +253,8 @@ def test_hiera_repositories(generated, facts, merge):
     'regexes',
     pytest.param('links'),
     pytest.param('chains'),
-    pytest.param('nul', marks=pytest.mark.xfail(strict=False, reason='found by this target: a NUL byte in a fact')),
-    pytest.param('methods', marks=pytest.mark.xfail(
-        strict=False, reason='found by this target: the error of a level using method syntax names no file')),
+    pytest.param('nul'),
+    pytest.param('methods'),
 ])
 @FINDINGS
 @given(data=st.data())
