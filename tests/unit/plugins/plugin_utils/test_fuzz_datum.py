@@ -158,8 +158,7 @@ def test_datum_stores_with_handlers(generated, node):
     fuzz_store(*generated, node)
 
 
-# Each finding's inputs in a target of its own: the target above runs clean without them; the xfail marks go once
-# the finding's fix is merged (issue 25).
+# Each finding's inputs in a target of its own (issue 25): the target above runs clean without them.
 @pytest.mark.parametrize('vaulted, chains', [
     pytest.param(True, False, id='references-to-vaulted-files'),
     pytest.param(False, True, id='reference-chains'),

@@ -69,9 +69,9 @@ def documents(draw):
     patterns = PATTERNS
     docs = [POLICY]
     for index in range(draw(st.integers(1, 2))):
-        docs.append(document('a/S/v1', 's%d' % index, draw(DATA), storagePolicy=draw(
-            st.sampled_from(['cleartext', 'encrypted'])), **({'layeringDefinition': {'layer': 'site', 'abstract': True}}
-                                                              if draw(st.integers(0, 5)) == 0 else {})))
+        abstract = {'layeringDefinition': {'layer': 'site', 'abstract': True}} if draw(st.integers(0, 5)) == 0 else {}
+        docs.append(document('a/S/v1', 's%d' % index, draw(DATA),
+                             storagePolicy=draw(st.sampled_from(['cleartext', 'encrypted'])), **abstract))
     for index in range(draw(st.integers(1, 3))):
         docs.append(document('a/D/v1', 'd%d' % index, draw(DATA),
                              substitutions=draw(st.lists(substitution(patterns), min_size=1, max_size=3))))

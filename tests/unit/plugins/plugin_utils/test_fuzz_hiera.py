@@ -21,7 +21,7 @@ from hypothesis import given, strategies as st
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraNotFound
 from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import HieraSource, whole_node
 from ansible_collections.strata.hier.tests.unit.plugins.plugin_utils.surfaces import (
-    FINDINGS, FUZZ, INLINE_SECRET, INLINE_VAULT, WHOLE_SECRET, TooMuchWork, allowance, bounded, check_error,
+    FINDINGS, FUZZ, INLINE_SECRET, INLINE_VAULT, allowance, bounded, check_error,
     check_vaulted_keys, check_warnings, line_limit, loader, metered, shows, size_of, started, WHOLE_VAULTED,
     warnings_kept, write_files,
 )
@@ -72,12 +72,22 @@ INTERPOLATIONS = ['%{lookup("a")}', "%{lookup('b')}", '%{hiera("c")}', '%{alias(
                   '%{lookup("whole")}', '%{unknown("a")}', '%{}', '%{lookup("a"}', '%{lookup("lookup_options")}',
                   '%{facts}', '%{trusted}', '%{facts.evil}', '%{lookup("%{facts.role}")}', '%{alias("c")}',
                   '%{ lookup("c") }', '%{::}', '%{"quoted.key"}', '%{lookup("\'q.x\'")}']
-KEYS = ['a', 'b', 'c', 'x::y', 'a.b', '"q"', 'q.x', 'inline', '%{lookup("whole")}', '%{facts.role}', '--a', 'é']
+KEYS = ['a', 'b', 'c', 'x::y', 'a.b', '"q"', 'q.x', 'inline', '%{facts.role}', '--a', 'é']
+VAULTED_KEY = '%{lookup("whole")}'
+"""A map key interpolating a whole-file vaulted value: its host variable must be in hier_vaulted_keys (issue 25,
+finding 4)."""
 SCALARS = st.one_of(st.sampled_from(INTERPOLATIONS), st.sampled_from(['--a', 'x', '', 'web', '%', '%{']),
                     st.integers(-2, 2), st.booleans(), st.none())
-VALUES = st.recursive(SCALARS, lambda children: st.one_of(
-    st.lists(children, max_size=3), st.dictionaries(st.sampled_from(KEYS + ['k', 'k2', 'x']), children, max_size=3)),
-    max_leaves=8)
+
+
+def values(keys):
+    return st.recursive(SCALARS, lambda children: st.one_of(
+        st.lists(children, max_size=3), st.dictionaries(st.sampled_from(keys + ['k', 'k2', 'x']), children, max_size=3)),
+        max_leaves=8)
+
+
+VALUES = values(KEYS)
+VAULTED_VALUES = values(KEYS + [VAULTED_KEY])
 MERGES = st.sampled_from(['first', 'unique', 'hash', 'deep', {'strategy': 'deep', 'knockout_prefix': '--',
                                                               'merge_hash_arrays': True, 'sort_merged_arrays': True},
                           {'strategy': 'deep', 'knockout_prefix': '(x'}, {'strategy': 'hash'}, 'bogus', 5, None,
@@ -97,8 +107,8 @@ FILES = ['common.yaml', 'nodes/web01.example.com.yaml', 'roles/web.yaml', 'web.y
 
 
 @st.composite
-def data_file(draw, name):
-    data = draw(st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=4))
+def data_file(draw, name, vaulted_keys=False):
+    data = draw(st.dictionaries(st.sampled_from(KEYS), VAULTED_VALUES if vaulted_keys else VALUES, max_size=4))
     if draw(st.integers(0, 2)) == 0:
         data['lookup_options'] = draw(LOOKUP_OPTIONS)
     if draw(st.integers(0, 5)) == 0:
@@ -131,8 +141,8 @@ def repository(draw, finding=None):
     hostile, links, chains = finding == 'regexes', finding == 'links', finding == 'chains'
     files = {'hiera.yaml': draw(hiera_yaml(finding == 'methods'))}
     for name in draw(st.lists(st.sampled_from(FILES), min_size=1, max_size=5, unique=True)):
-        files['data/' + name] = draw(data_file(name))
-    if draw(st.integers(0, 3)) == 0:
+        files['data/' + name] = draw(data_file(name, finding == 'vaulted-keys'))
+    if draw(st.integers(0, 3)) == 0 or finding == 'vaulted-keys':
         files['data/' + draw(st.sampled_from(['whole.yaml', 'common.yaml', 'roles/web.yaml']))] = WHOLE_VAULTED
     keys = draw(st.lists(st.sampled_from(KEYS + ['w', 'wmap', 'k', 'lookup_options', 'a.0', 'a.k', '']),
                          min_size=1, max_size=3))
@@ -141,6 +151,10 @@ def repository(draw, finding=None):
         files['data/common.yaml'] = yaml.safe_dump(data)
         keys.append(last)
     refused = ()
+    if finding == 'vaulted-keys':   # every file read, whole.yaml vaulted, a map key interpolating it
+        files['hiera.yaml'] = yaml.safe_dump({'version': 5, 'hierarchy': [{'name': 'all', 'glob': '**/*.yaml'}]})
+        files['data/whole.yaml'] = WHOLE_VAULTED
+        files['data/keys.yaml'] = yaml.safe_dump({draw(st.sampled_from(KEYS)): {VAULTED_KEY: draw(SCALARS)}})
     if hostile:     # a regex key refuses every lookup (lookup_options are read for each), a knockout_prefix key a's
         # (a knockout prefix is read only where a deep merge meets items: a is found on two levels)
         data = {'a': ['aaaa'], 'b': ['--a'], 'lookup_options': draw(LOOKUP_OPTIONS)}
@@ -153,15 +167,14 @@ def repository(draw, finding=None):
             refused = ('a',)
         files['data/hostile.yaml'] = yaml.safe_dump(data)
         files['data/more.yaml'] = yaml.safe_dump({'a': ['--a', 'aaaa']})
-        files['hiera.yaml'] = yaml.safe_dump({'version': 5, 'hierarchy': [{'name': 'hostile', 'path': 'hostile.yaml'},
-                                                                           {'name': 'more', 'path': 'more.yaml'},
-                                                                           {'name': 'common', 'path': 'common.yaml'}]})
+        levels = [{'name': name, 'path': name + '.yaml'} for name in ('hostile', 'more', 'common')]
+        files['hiera.yaml'] = yaml.safe_dump({'version': 5, 'hierarchy': levels})
         keys = ['a'] + keys
     if links:
         for name in draw(st.lists(st.sampled_from(['link.yaml', 'roles/link.yaml', 'loop', 'roles/loop', 'up.yaml']),
                                   min_size=1, max_size=3, unique=True)):
-            files['data/' + name] = ('link', draw(st.sampled_from(['../../outside/secret.yaml', '/etc/hostname', '.',
-                                                                    '..', '../../outside', 'common.yaml'])))
+            targets = ['../../outside/secret.yaml', '/etc/hostname', '.', '..', '../../outside', 'common.yaml']
+            files['data/' + name] = ('link', draw(st.sampled_from(targets)))
     return files, keys, refused
 
 
@@ -182,9 +195,11 @@ def host(nul=False):
 
 def fact_values(nul):
     return st.one_of(st.sampled_from(FACT_TEXTS + NUL_TEXTS if nul else FACT_TEXTS),
-                     st.integers(0, 2), st.none(), st.lists(st.sampled_from(['x', 'y', '..', '%{lookup("a")}']),
-                                                            max_size=3),
+                     st.integers(0, 2), st.none(),
+                     st.lists(st.sampled_from(['x', 'y', '..', '%{lookup("a")}']), max_size=3),
                      st.dictionaries(st.sampled_from(['x', 'family']), st.sampled_from(['x', 'y', '..']), max_size=2))
+
+
 OUTSIDE = 'a: outside-of-repo\nb: outside-of-repo\nc: outside-of-repo\n'
 
 
@@ -247,14 +262,15 @@ def test_hiera_repositories(generated, facts, merge):
     fuzz_repository(*generated, facts, merge)
 
 
-# Each finding's inputs in a target of its own: the target above runs clean without them; an xfail mark goes once the
-# finding's fix is merged.
+# Each finding's inputs in a target of its own: the target above runs clean without them (a finding not fixed yet
+# is marked xfail).
 @pytest.mark.parametrize('finding', [
     'regexes',
-    pytest.param('links'),
-    pytest.param('chains'),
-    pytest.param('nul'),
-    pytest.param('methods'),
+    'links',
+    'vaulted-keys',
+    'chains',
+    'nul',
+    'methods',
 ])
 @FINDINGS
 @given(data=st.data())
