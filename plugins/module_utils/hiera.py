@@ -325,7 +325,7 @@ class HieraLookup:
     def _locations(self, level: HieraLevel) -> List[Location]:
         def expand(text: str) -> str:
             try:
-                return interpolate(text, self, False)
+                return _no_nul(interpolate(text, self, False), where)
             except HieraError as exc:       # method syntax, a bad expression: say which level of which file
                 if exc.located:
                     raise
@@ -338,7 +338,7 @@ class HieraLookup:
         pairs = level_locations(level, expand, self._mapped_texts, self.config.root, charger(self.budget, where))
         real_root = os.path.realpath(self.config.root)
         for _template, path in pairs:
-            if real_path_inside(path, real_root) is None:
+            if real_path_inside(_no_nul(path, where), real_root) is None:     # mapped_paths' too
                 raise self._outside(level, path)
         locations = [Location(template, path, os.path.exists(path)) for template, path in pairs]
         self.budget.add_written(sum(_size(location.path) for location in locations if location.exists))
@@ -428,6 +428,16 @@ def _size(path: str) -> int:
         return os.path.getsize(path)
     except OSError:
         return 0
+
+
+def _no_nul(path: str, where: Callable[[], str]) -> str:
+    """A level's path or glob as interpolated, refused when a fact put a NUL character in it: no file name holds one
+    (Ruby: "string contains null byte"), and Python's file functions raise ValueError."""
+    if '\0' in path:
+        error = HieraError('%s: the path %r holds a NUL character' % (where(), path))
+        error.located = True
+        raise error
+    return path
 
 
 def _located(error: MergeError, root: Any, where: Optional[Tuple[str, str]], position: Position) -> MergeError:

@@ -267,7 +267,7 @@ def _magic(segment: str) -> bool:
 def _entries(directory: str) -> List[str]:
     try:
         names = os.listdir(directory)
-    except OSError:
+    except (OSError, ValueError):       # ValueError: a NUL character in the path
         return []
     return sorted(names, key=lambda name: name.encode('utf-8', 'surrogateescape'))
 

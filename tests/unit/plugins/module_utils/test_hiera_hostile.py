@@ -160,3 +160,15 @@ def test_a_level_path_using_method_syntax_names_the_hiera_yaml_and_level(tmp_pat
     with pytest.raises(HieraError, match=r"hiera\.yaml: level 'meth': Interpolation using method syntax is not "
                                          r"allowed in this context"):
         hiera.lookup('k')
+
+
+@pytest.mark.parametrize('level', ['{name: tiers, path: "tiers/%{facts.tier}.yaml"}',
+                                   '{name: tiers, glob: "tiers/%{facts.tier}/*.yaml"}',
+                                   '{name: tiers, mapped_paths: [facts.tiers, t, "tiers/%{t}.yaml"]}'])
+def test_a_fact_holding_a_nul_character_in_a_level_path_is_an_error_naming_the_level(tmp_path, level):
+    """Found by the Hiera fuzz target: os.listdir and os.path.realpath raise ValueError on a NUL character."""
+    hiera = engine(tmp_path, {'hiera.yaml': with_level(level), 'data/common.yaml': 'k: 1\n'},
+                   facts={'role': 'web', 'tier': 'a\0', 'tiers': ['a\0']})
+    with pytest.raises(HieraError, match=r"hiera\.yaml: level 'tiers': the path '\S*tiers/a\\x00\S*' holds a NUL "
+                                         r"character"):
+        hiera.lookup('k')

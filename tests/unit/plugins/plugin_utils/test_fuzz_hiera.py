@@ -39,8 +39,8 @@ MAPPED = [['facts.apps', 'app', 'apps/%{app}.yaml'], ['role', 'r', 'roles/%{r}.y
 
 
 @st.composite
-def hiera_yaml(draw, methods=False):
-    paths = PATHS + METHOD_PATHS if methods else PATHS
+def hiera_yaml(draw):
+    paths = PATHS + METHOD_PATHS
     levels = []
     for index in range(draw(st.integers(1, 4))):
         kind = draw(st.sampled_from(['path', 'paths', 'glob', 'globs', 'mapped_paths']))
@@ -49,7 +49,7 @@ def hiera_yaml(draw, methods=False):
         elif kind == 'glob':
             location = draw(st.sampled_from(GLOBS))
         elif kind == 'mapped_paths':
-            location = draw(st.sampled_from(MAPPED if methods else MAPPED[:-1]))
+            location = draw(st.sampled_from(MAPPED))
         else:
             location = draw(st.lists(st.sampled_from(paths if kind == 'paths' else GLOBS), max_size=3))
         level = {'name': 'l%d' % index, kind: location}
@@ -139,7 +139,7 @@ def chain(draw):
 @st.composite
 def repository(draw, finding=None):
     hostile, links, chains = finding == 'regexes', finding == 'links', finding == 'chains'
-    files = {'hiera.yaml': draw(hiera_yaml(finding == 'methods'))}
+    files = {'hiera.yaml': draw(hiera_yaml())}
     for name in draw(st.lists(st.sampled_from(FILES), min_size=1, max_size=5, unique=True)):
         files['data/' + name] = draw(data_file(name, finding == 'vaulted-keys'))
     if draw(st.integers(0, 3)) == 0 or finding == 'vaulted-keys':
@@ -270,7 +270,6 @@ def test_hiera_repositories(generated, facts, merge):
     'vaulted-keys',
     'chains',
     'nul',
-    'methods',
 ])
 @FINDINGS
 @given(data=st.data())
