@@ -35,6 +35,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError, load_config
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import Hierarchy, HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
+from ansible_collections.strata.hier.tests.unit.plugins.plugin_utils.surfaces import write_files
 
 EXAMPLES = int(os.environ.get('STRATA_FUZZ_EXAMPLES', '25'))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize='STRATA_FUZZ_EXAMPLES' not in os.environ,
@@ -248,20 +249,6 @@ def data_tree(draw):
     return files
 
 
-def build(root, files):
-    for relative, content in files.items():
-        path = os.path.join(root, relative)
-        try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            if isinstance(content, tuple):
-                os.symlink(content[1], path)
-            else:
-                with open(path, 'xb') as stream:
-                    stream.write(content)
-        except OSError:     # a file where a folder is wanted, or the other way round: the first one stays
-            continue
-
-
 def snapshot(root):
     found = {}
     for folder, _dirs, names in os.walk(root):
@@ -295,7 +282,7 @@ def test_store_lookups(files, hier, node, keys):
     with tempfile.TemporaryDirectory() as folder:
         data = os.path.join(folder, 'data')
         os.mkdir(data)
-        build(data, files)
+        write_files(data, files)
         with open(os.path.join(folder, 'hier.yml'), 'w') as stream:
             yaml.safe_dump(dict(hier, datadir='data'), stream)
         before = snapshot(folder)
