@@ -35,6 +35,9 @@ description:
     C(ansible_ssh_common_args) or C(ansible_connection), magic variables, C(inventory_*), C(hier_*), ...), unless
     O(allow_reserved_keys) names them; see there.
   - Source files must end in C(.hier.yml) or C(.hier.yaml).
+  - An option this plugin does not define is an error naming the valid ones (with the closest name), and a boolean
+    option (O(provenance), O(strict), O(cache), ...) that is none of V(true)/V(false), V(yes)/V(no), V(on)/V(off),
+    V(1)/V(0) is an error naming the source's file and line (ansible-core alone would read it as false).
   - A host whose merged values take data from a whole-file vaulted file (C(ansible-vault encrypt) of a data file)
     gets the host variable C(hier_vaulted_keys), the list of those top-level keys. The values themselves are
     decrypted when the file loads, and whoever writes them out (such as the role C(strata.hier.rsop)) must
@@ -168,6 +171,10 @@ from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import (
     OWN_VARIABLES, allowed_names, merged_host_vars, variable_problem,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.nodes import named_nodes, name_problem
+from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import (
+    option_problems, unknown_options_text,
+)
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
 CACHE_FORMAT = 3     # 3: builtin types, vault values as marked ciphertext, data like the markers escaped (compat)
@@ -194,7 +201,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             raise _SourceError('%s (%s)' % (to_native(exc).rstrip('.'), UNPARSED_HINT)) from exc
 
     def _parse(self, loader, path, cache):
-        self._refuse_unknown_options(self._read_source(path), path)
+        self._read_source(path)
         try:
             self._allowed = allowed_names(self.get_option('allow_reserved_keys'))
         except ConfigError as exc:
@@ -244,6 +251,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def _read_source(self, path):
         """The source's options; a cache plugin that cannot start (a folder it cannot create) leaves the cache off."""
         self._cache_usable = True
+        self._source_path = path        # for set_options, which _read_config_data calls with the source's options
         before = getattr(self, '_cache', None)
         try:
             return self._read_config_data(path)
@@ -254,6 +262,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             self._cache_trouble(path, 'cannot be opened', exc)
             self._cache_usable = False
             return self.loader.load_from_file(path, cache=LOADER_NO_CACHE)
+
+    def set_options(self, task_keys=None, var_options=None, direct=None):
+        # the source's options, checked before Ansible reads them (it would fail on provenance: [true] on 2.16)
+        if direct is not None and getattr(self, '_source_path', None):
+            self._check_source_options(direct, self._source_path)
+        super(InventoryModule, self).set_options(task_keys=task_keys, var_options=var_options, direct=direct)
 
     def _read_cache(self, path, fingerprint):
         """The hosts of this source's cache entry when it is current and well formed; else None (merge again)."""
@@ -298,12 +312,16 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                                  % (source, len(vaulted), shown))
         return bool(vaulted)
 
-    def _refuse_unknown_options(self, source, path):
-        """Ansible ignores unknown options of inventory sources; a typo should not pass silently."""
-        unknown = sorted(set(source or {}) - set(self._options))
+    def _check_source_options(self, source, path):
+        """Ansible ignores unknown options of inventory sources and reads any text but true/yes/on/1 as false for a
+        boolean (provenance: ture); a typo should not pass silently."""
+        definitions = C.config.get_configuration_definitions(self.plugin_type, self._load_name)
+        unknown, wrong = option_problems(source if isinstance(source, Mapping) else {}, definitions)
         if unknown:
-            raise AnsibleParserError('strata.hier.hier: %s: unknown option(s) %s; valid options: %s'
-                                     % (path, ', '.join(unknown), ', '.join(sorted(self._options))))
+            raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, unknown_options_text(unknown, definitions)))
+        if wrong:
+            name, problem = wrong[0]
+            raise AnsibleParserError('strata.hier.hier: %s: %s' % (key_position(path, [name]), problem))
 
     def _merge_nodes(self, hierarchy):
         """Host name -> merged variables (and provenance), for every node file with a usable, unique name."""

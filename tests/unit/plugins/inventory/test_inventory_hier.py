@@ -222,3 +222,23 @@ def test_a_node_whose_variables_leave_the_data_folder_is_skipped(store, role, pr
     warnings = []
     assert host_names(parse(source(store), warnings)) == ['db01.example.com', 'web01']
     assert 'evil.yml' in warnings[0] and problem in warnings[0] and 'the node is skipped' in warnings[0]
+
+
+@pytest.mark.parametrize('option', ['provenance', 'strict', 'cache', 'leading_separator', 'use_extra_vars'])
+@pytest.mark.parametrize('value', ['ture', 'maybe', '[true]', '2'])
+def test_a_boolean_option_that_is_no_boolean_is_an_error_naming_its_line(store, option, value):
+    with pytest.raises(AnsibleParserError, match=r"strata.hier.hier: .*nodes.hier.yml:3: %s must be true or false "
+                                                 r"\(yes/no, on/off, 1/0\), not " % option):
+        parse(source(store, '%s: %s\n' % (option, value)))
+
+
+def test_a_boolean_option_takes_yaml_and_ansible_words(store):
+    inventory = parse(source(store, 'provenance: "yes"\nstrict: off\n'))
+    assert 'hier_sources' in inventory.get_host('web01').vars
+
+
+def test_an_unknown_option_of_a_source_names_the_closest_and_the_valid_ones(store):
+    with pytest.raises(AnsibleParserError, match=r'nodes.hier.yml: unknown option provenanse \(did you mean '
+                                                 r'provenance\?\); valid options: allow_reserved_keys, cache, '):
+        parse(source(store, 'provenanse: true\n'))
+
