@@ -34,7 +34,10 @@ description:
   - Nor do top-level keys naming a variable Ansible or this collection reserves (C(ansible_*) such as
     C(ansible_ssh_common_args) or C(ansible_connection), magic variables, C(inventory_*), C(hier_*), ...), unless
     O(allow_reserved_keys) names them; see there.
-  - Source files must end in C(.hier.yml) or C(.hier.yaml).
+  - >-
+    Source files must end in C(.hier.yml) or C(.hier.yaml). A C(.yml) or C(.yaml) file of another name that says
+    C(plugin: strata.hier.hier) gets a warning naming it and this rule (ansible-core alone only says it "could not
+    be verified").
   - An option this plugin does not define is an error naming the valid ones (with the closest name), and a boolean
     option (O(provenance), O(strict), O(cache), ...) that is none of V(true)/V(false), V(yes)/V(no), V(on)/V(off),
     V(1)/V(0) is an error naming the source's file and line (ansible-core alone would read it as false).
@@ -148,6 +151,7 @@ compose:
 """
 
 import os
+import re
 from collections.abc import Mapping
 
 from ansible import constants as C
@@ -179,6 +183,12 @@ from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_s
 
 CACHE_FORMAT = 3     # 3: builtin types, vault values as marked ciphertext, data like the markers escaped (compat)
 
+SOURCE_SUFFIXES = ('.hier.yml', '.hier.yaml')
+NAMING_READ_LIMIT = 65536
+"""Most bytes verify_file reads of a YAML file not named as a source, looking for ``plugin: strata.hier.hier``
+(Ansible asks every enabled inventory plugin about every source file)."""
+_NAMES_THIS_PLUGIN = re.compile(br'^plugin:[ \t]*([\'"]?)strata\.hier\.hier\1[ \t]*(#.*)?\r?$', re.MULTILINE)
+
 UNPARSED_HINT = ('the whole source is left out of the inventory; ansible.cfg [inventory] any_unparsed_is_failed = true '
                  'makes this fail the run')
 
@@ -188,7 +198,17 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     NAME = 'strata.hier.hier'
 
     def verify_file(self, path):
-        return super(InventoryModule, self).verify_file(path) and path.endswith(('.hier.yml', '.hier.yaml'))
+        if not super(InventoryModule, self).verify_file(path):
+            return False
+        if path.endswith(SOURCE_SUFFIXES):
+            return True
+        if _names_this_plugin(path):
+            # ansible-core alone only says the source "could not be verified"
+            renamed = re.sub(r'(\.hier)?\.ya?ml$', '', os.path.basename(path), flags=re.IGNORECASE) + '.hier.yml'
+            self.display.warning('strata.hier.hier: %s says plugin: strata.hier.hier, but this plugin reads only sources '
+                                 'whose file name ends in %s: rename it (such as %s)'
+                                 % (path, ' or '.join(SOURCE_SUFFIXES), renamed))
+        return False
 
     def parse(self, inventory, loader, path, cache=True):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
@@ -358,6 +378,19 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             self._set_composite_vars(self.get_option('compose'), variables, name, strict=strict)
             self._add_host_to_composed_groups(self.get_option('groups'), variables, name, strict=strict)
             self._add_host_to_keyed_groups(self.get_option('keyed_groups'), variables, name, strict=strict)
+
+
+def _names_this_plugin(path):
+    """Whether a YAML file names this plugin, read cheaply: the first bytes of .yml and .yaml files only, and
+    never an error (the file may be anything: Ansible asks about every source)."""
+    if not path.lower().endswith(('.yml', '.yaml')):
+        return False
+    try:
+        with open(path, 'rb') as stream:
+            head = stream.read(NAMING_READ_LIMIT)
+    except (OSError, ValueError):
+        return False
+    return _NAMES_THIS_PLUGIN.search(head) is not None
 
 
 def _checked_entry(entry, allowed):
