@@ -34,7 +34,13 @@ description:
   - Nor do top-level keys naming a variable Ansible or this collection reserves (C(ansible_*) such as
     C(ansible_ssh_common_args) or C(ansible_connection), magic variables, C(inventory_*), C(hier_*), ...), unless
     O(allow_reserved_keys) names them; see there.
-  - Source files must end in C(.hier.yml) or C(.hier.yaml).
+  - >-
+    Source files must end in C(.hier.yml) or C(.hier.yaml). A C(.yml) or C(.yaml) file of another name that says
+    C(plugin: strata.hier.hier) gets a warning naming it and this rule (ansible-core alone only says it "could not
+    be verified").
+  - An option this plugin does not define is an error naming the valid ones (with the closest name), and a boolean
+    option (O(provenance), O(strict), O(cache), ...) that is none of V(true)/V(false), V(yes)/V(no), V(on)/V(off),
+    V(1)/V(0) is an error naming the source's file and line (ansible-core alone would read it as false).
   - A host whose merged values take data from a whole-file vaulted file (C(ansible-vault encrypt) of a data file)
     gets the host variable C(hier_vaulted_keys), the list of those top-level keys. The values themselves are
     decrypted when the file loads, and whoever writes them out (such as the role C(strata.hier.rsop)) must
@@ -145,6 +151,7 @@ compose:
 """
 
 import os
+import re
 from collections.abc import Mapping
 
 from ansible import constants as C
@@ -168,9 +175,19 @@ from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import (
     OWN_VARIABLES, allowed_names, merged_host_vars, variable_problem,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.nodes import named_nodes, name_problem
+from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import (
+    option_problems, unknown_options_text,
+)
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
 CACHE_FORMAT = 3     # 3: builtin types, vault values as marked ciphertext, data like the markers escaped (compat)
+
+SOURCE_SUFFIXES = ('.hier.yml', '.hier.yaml')
+NAMING_READ_LIMIT = 65536
+"""Most bytes verify_file reads of a YAML file not named as a source, looking for ``plugin: strata.hier.hier``
+(Ansible asks every enabled inventory plugin about every source file)."""
+_NAMES_THIS_PLUGIN = re.compile(br'^plugin:[ \t]*([\'"]?)strata\.hier\.hier\1[ \t]*(#.*)?\r?$', re.MULTILINE)
 
 UNPARSED_HINT = ('the whole source is left out of the inventory; ansible.cfg [inventory] any_unparsed_is_failed = true '
                  'makes this fail the run')
@@ -181,7 +198,17 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     NAME = 'strata.hier.hier'
 
     def verify_file(self, path):
-        return super(InventoryModule, self).verify_file(path) and path.endswith(('.hier.yml', '.hier.yaml'))
+        if not super(InventoryModule, self).verify_file(path):
+            return False
+        if path.endswith(SOURCE_SUFFIXES):
+            return True
+        if _names_this_plugin(path):
+            # ansible-core alone only says the source "could not be verified"
+            renamed = re.sub(r'(\.hier)?\.ya?ml$', '', os.path.basename(path), flags=re.IGNORECASE) + '.hier.yml'
+            self.display.warning('strata.hier.hier: %s says plugin: strata.hier.hier, but this plugin reads only sources '
+                                 'whose file name ends in %s: rename it (such as %s)'
+                                 % (path, ' or '.join(SOURCE_SUFFIXES), renamed))
+        return False
 
     def parse(self, inventory, loader, path, cache=True):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
@@ -194,7 +221,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             raise _SourceError('%s (%s)' % (to_native(exc).rstrip('.'), UNPARSED_HINT)) from exc
 
     def _parse(self, loader, path, cache):
-        self._refuse_unknown_options(self._read_source(path), path)
+        self._read_source(path)
         try:
             self._allowed = allowed_names(self.get_option('allow_reserved_keys'))
         except ConfigError as exc:
@@ -244,6 +271,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def _read_source(self, path):
         """The source's options; a cache plugin that cannot start (a folder it cannot create) leaves the cache off."""
         self._cache_usable = True
+        self._source_path = path        # for set_options, which _read_config_data calls with the source's options
         before = getattr(self, '_cache', None)
         try:
             return self._read_config_data(path)
@@ -254,6 +282,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             self._cache_trouble(path, 'cannot be opened', exc)
             self._cache_usable = False
             return self.loader.load_from_file(path, cache=LOADER_NO_CACHE)
+
+    def set_options(self, task_keys=None, var_options=None, direct=None):
+        # the source's options, checked before Ansible reads them (it would fail on provenance: [true] on 2.16)
+        if direct is not None and getattr(self, '_source_path', None):
+            self._check_source_options(direct, self._source_path)
+        super(InventoryModule, self).set_options(task_keys=task_keys, var_options=var_options, direct=direct)
 
     def _read_cache(self, path, fingerprint):
         """The hosts of this source's cache entry when it is current and well formed; else None (merge again)."""
@@ -298,12 +332,16 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                                  % (source, len(vaulted), shown))
         return bool(vaulted)
 
-    def _refuse_unknown_options(self, source, path):
-        """Ansible ignores unknown options of inventory sources; a typo should not pass silently."""
-        unknown = sorted(set(source or {}) - set(self._options))
+    def _check_source_options(self, source, path):
+        """Ansible ignores unknown options of inventory sources and reads any text but true/yes/on/1 as false for a
+        boolean (provenance: ture); a typo should not pass silently."""
+        definitions = C.config.get_configuration_definitions(self.plugin_type, self._load_name)
+        unknown, wrong = option_problems(source if isinstance(source, Mapping) else {}, definitions)
         if unknown:
-            raise AnsibleParserError('strata.hier.hier: %s: unknown option(s) %s; valid options: %s'
-                                     % (path, ', '.join(unknown), ', '.join(sorted(self._options))))
+            raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, unknown_options_text(unknown, definitions)))
+        if wrong:
+            name, problem = wrong[0]
+            raise AnsibleParserError('strata.hier.hier: %s: %s' % (key_position(path, [name]), problem))
 
     def _merge_nodes(self, hierarchy):
         """Host name -> merged variables (and provenance), for every node file with a usable, unique name."""
@@ -340,6 +378,19 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             self._set_composite_vars(self.get_option('compose'), variables, name, strict=strict)
             self._add_host_to_composed_groups(self.get_option('groups'), variables, name, strict=strict)
             self._add_host_to_keyed_groups(self.get_option('keyed_groups'), variables, name, strict=strict)
+
+
+def _names_this_plugin(path):
+    """Whether a YAML file names this plugin, read cheaply: the first bytes of .yml and .yaml files only, and
+    never an error (the file may be anything: Ansible asks about every source)."""
+    if not path.lower().endswith(('.yml', '.yaml')):
+        return False
+    try:
+        with open(path, 'rb') as stream:
+            head = stream.read(NAMING_READ_LIMIT)
+    except (OSError, ValueError):
+        return False
+    return _NAMES_THIS_PLUGIN.search(head) is not None
 
 
 def _checked_entry(entry, allowed):

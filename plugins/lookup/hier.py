@@ -28,6 +28,10 @@ description:
   - Strings holding C({{ }}) are returned as written unless O(render=true), and never trusted as templates (before
     ansible-core 2.19 they are marked unsafe even with C(allow_unsafe=true), as is a string starting C(#jinja2:)).
   - With C(-vvv), the levels read, found and skipped are printed.
+  - Options are checked (ansible-core alone ignores an option a lookup does not define, and reads any text but
+    V(true), V(yes), V(on) or V(1) as false) - an unknown option such as C(explian=true) is an error naming the valid
+    ones, and O(explain) and O(render) take V(true) or V(false) (or V(yes)/V(no), V(on)/V(off), V(1)/V(0)) only.
+    C(wantlist), C(errors) and C(allow_unsafe), which ansible-core takes for every lookup, are accepted.
 options:
   _terms:
     description: Key paths to look up, such as V(Packages) or V(SoftwareBaseline/Packages) (Datum's V(\\) works too).
@@ -147,7 +151,8 @@ from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence impor
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import (
-    adopt_own_definitions, register_own_definitions,
+    LOOKUP_CALL_ARGUMENTS, adopt_own_definitions, option_problems, own_definitions, register_own_definitions,
+    unknown_options_text,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
@@ -160,6 +165,7 @@ class LookupModule(LookupBase):
 
     def run(self, terms, variables=None, **kwargs):
         adopt_own_definitions(self, __name__, DOCUMENTATION)    # the short name through a one-line re-export
+        _check_options(kwargs)
         self.set_options(var_options=variables, direct=kwargs)
         try:
             return self._run(terms, variables or {}, kwargs)
@@ -291,6 +297,17 @@ class LookupModule(LookupBase):
                 reason = {'not found': '', 'null (not found)': 'null'}.get(reason, reason)
             line = '  %-40s %-9s %s' % (level['level'], state, place or '')
             display.vvv(line.rstrip() + ('  (%s)' % reason if reason else ''))
+
+
+def _check_options(direct):
+    """Ansible ignores a keyword argument the lookup does not define (explian=true) and reads explain='maybe' as
+    false: both are errors here."""
+    definitions = own_definitions(__name__, DOCUMENTATION)
+    unknown, wrong = option_problems(direct, definitions, LOOKUP_CALL_ARGUMENTS)
+    if unknown:
+        raise _LookupError('strata.hier.hier: %s' % unknown_options_text(unknown, definitions))
+    if wrong:
+        raise _LookupError('strata.hier.hier: %s' % wrong[0][1])
 
 
 class _TemplatedMap(Mapping):

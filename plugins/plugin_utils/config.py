@@ -86,6 +86,14 @@ def _from_hier(path: str, data: Mapping) -> HierarchyConfig:
                            case_insensitive_keys=case_insensitive)
 
 
+def missing_datadir(config: HierarchyConfig) -> str:
+    """The error for a data folder that does not exist, naming the configuration line that sets it."""
+    if config.dialect != 'hier':       # Datum.yml: its own folder
+        return '%s: the data folder %s (the folder of this file) does not exist' % (config.path, config.datadir)
+    return ('%s: datadir: the data folder %s does not exist (a relative datadir is relative to the folder of this '
+            'file)' % (key_position(config.path, ['datadir']), config.datadir))
+
+
 def _hier_levels(path: str, levels: list) -> Tuple[Level, ...]:
     """hier.yml's levels: paths, or maps holding mapped_paths (module_utils/mapped_levels.py)."""
     parsed = []

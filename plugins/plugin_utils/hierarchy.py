@@ -23,10 +23,10 @@ from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import e
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
-from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig
+from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, missing_datadir
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, HandlerCheck
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import line_of
-from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found
+from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found, StoreError
 
 
 class HierarchyError(CompleteMessage, AnsibleError):
@@ -69,6 +69,8 @@ class Hierarchy:
 
     def __init__(self, config: HierarchyConfig, loader: Any) -> None:
         self.config = config
+        if not os.path.isdir(config.datadir):
+            raise StoreError(missing_datadir(config))
         self._store = DataStore(config.datadir, loader, config.case_insensitive_keys, config.mounts,
                                 list_members=config.dialect == 'datum')
         self._handlers = HandlerCheck(self._store, config.case_insensitive_keys)

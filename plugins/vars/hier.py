@@ -79,6 +79,8 @@ options:
     env:
       - name: STRATA_HIER_VARS_KEYS_PATTERN
 notes:
+  - O(stage) must be V(all), V(task) or V(inventory); any other value is an error naming where it is set (ansible-core
+    alone would run the plugin as if it were not set).
   - A collection's vars plugin runs only when enabled in C(vars_plugins_enabled) (ansible-core 2.16 and later read
     it the same way); C(REQUIRES_ENABLED) is not declared, ansible-core warns about it in collection plugins.
   - Its variables sit where C(host_vars/) files do in Ansible's variable precedence; see the collection's
@@ -134,6 +136,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence impor
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import allowed_names, merged_host_vars
+from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import choice_problem
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 
 _CONFIGS = {}       # (playbook folder, inventory sources, setting) -> the configuration found
@@ -147,8 +150,18 @@ class VarsModule(BaseVarsPlugin):
     # made again each time, its options read again (what it keeps, it keeps at module level)
     is_stateless = True
 
+    def get_option(self, option, hostvars=None):
+        # ansible-core reads stage through get_option and, when it is not one of its choices, runs the plugin as if
+        # it were not set: an error instead, naming the setting
+        if option == 'stage' and option not in self._options:
+            problem = choice_problem(self, option)
+            if problem:
+                raise _VarsError('strata.hier.hier vars plugin: %s' % problem)
+        return super(VarsModule, self).get_option(option, hostvars)
+
     def get_vars(self, loader, path, entities, cache=True):
         super(VarsModule, self).get_vars(loader, path, entities)
+        self.get_option('stage')    # checked when Ansible did not ask (a stage set and read by other means)
         hosts = [entity for entity in (entities if isinstance(entities, list) else [entities])
                  if getattr(entity, 'base_type', None) is InventoryObjectType.HOST]
         if not hosts:

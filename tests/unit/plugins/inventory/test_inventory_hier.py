@@ -222,3 +222,76 @@ def test_a_node_whose_variables_leave_the_data_folder_is_skipped(store, role, pr
     warnings = []
     assert host_names(parse(source(store), warnings)) == ['db01.example.com', 'web01']
     assert 'evil.yml' in warnings[0] and problem in warnings[0] and 'the node is skipped' in warnings[0]
+
+
+def verify(path):
+    warnings = []
+    plugin = inventory_loader.get('strata.hier.hier')
+    with warnings_seen(plugin.display, warnings):
+        verified = plugin.verify_file(str(path))
+    return verified, warnings
+
+
+@pytest.mark.parametrize('line', ['plugin: strata.hier.hier', 'plugin: "strata.hier.hier"  # inventory',
+                                  "plugin:   'strata.hier.hier'\r"])
+@pytest.mark.parametrize('name, renamed', [('nodes.yml', 'nodes.hier.yml'), ('nodes.YAML', 'nodes.hier.yml'),
+                                           ('nodes.hier.YML', 'nodes.hier.yml'), ('my.nodes.yaml', 'my.nodes.hier.yml')])
+def test_a_source_not_named_as_the_plugin_reads_them_is_told_the_naming_rule(tmp_path, name, renamed, line):
+    write(tmp_path / name, '---\n# nodes\n%s\nconfig: hier.yml\n' % line)
+    verified, warnings = verify(tmp_path / name)
+    assert not verified
+    assert warnings == ['strata.hier.hier: %s says plugin: strata.hier.hier, but this plugin reads only sources whose '
+                        'file name ends in .hier.yml or .hier.yaml: rename it (such as %s)' % (tmp_path / name, renamed)]
+
+
+@pytest.mark.parametrize('name, text', [
+    ('nodes.yml', 'plugin: amazon.aws.aws_ec2\n'),
+    ('nodes.yml', 'all:\n  hosts:\n    plugin: strata.hier.hier.x\n'),
+    ('hosts.ini', 'plugin: strata.hier.hier\n'),            # not a YAML file: not read
+    ('big.yml', '#' * 70000 + '\nplugin: strata.hier.hier\n'),      # only the first bytes are read
+])
+def test_other_files_are_refused_without_a_word(tmp_path, name, text):
+    write(tmp_path / name, text)
+    assert verify(tmp_path / name) == (False, [])
+
+
+def test_files_that_cannot_be_read_as_text_are_refused_without_an_error(tmp_path):
+    (tmp_path / 'folder.yml').mkdir()
+    assert verify(tmp_path / 'folder.yml') == (False, [])
+    with open(str(tmp_path / 'binary.yml'), 'wb') as stream:
+        stream.write(b'\xff\xfe\x00plugin: strata.hier.hier\n\x00\x81')
+    assert verify(tmp_path / 'binary.yml') == (False, [])
+    assert verify(tmp_path / 'missing.yml') == (False, [])
+
+
+@pytest.mark.parametrize('name', ['nodes.hier.yml', 'nodes.hier.yaml'])
+def test_a_source_named_as_the_rule_says_is_verified(store, name):
+    write(store / name, 'plugin: strata.hier.hier\nconfig: hier.yml\n')
+    assert verify(store / name) == (True, [])
+
+
+@pytest.mark.parametrize('option', ['provenance', 'strict', 'cache', 'leading_separator', 'use_extra_vars'])
+@pytest.mark.parametrize('value', ['ture', 'maybe', '[true]', '2'])
+def test_a_boolean_option_that_is_no_boolean_is_an_error_naming_its_line(store, option, value):
+    with pytest.raises(AnsibleParserError, match=r"strata.hier.hier: .*nodes.hier.yml:3: %s must be true or false "
+                                                 r"\(yes/no, on/off, 1/0\), not " % option):
+        parse(source(store, '%s: %s\n' % (option, value)))
+
+
+def test_a_boolean_option_takes_yaml_and_ansible_words(store):
+    inventory = parse(source(store, 'provenance: "yes"\nstrict: off\n'))
+    assert 'hier_sources' in inventory.get_host('web01').vars
+
+
+def test_an_unknown_option_of_a_source_names_the_closest_and_the_valid_ones(store):
+    with pytest.raises(AnsibleParserError, match=r'nodes.hier.yml: unknown option provenanse \(did you mean '
+                                                 r'provenance\?\); valid options: allow_reserved_keys, cache, '):
+        parse(source(store, 'provenanse: true\n'))
+
+
+def test_a_missing_data_folder_names_the_configuration_line(store):
+    write(store / 'hier.yml', 'hierarchy: ["Nodes/%{inventory_hostname}"]\ndatadir: dat\nnodes: "Nodes/*"\n')
+    message = (r'%s:2: datadir: the data folder %s does not exist \(a relative datadir is relative to the folder of '
+               r'this file\)' % (store / 'hier.yml', store / 'dat'))
+    with pytest.raises(AnsibleParserError, match=message):
+        parse(source(store))

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -108,3 +109,17 @@ def test_a_folder_linking_to_its_parent_is_an_error(tmp_path):
     assert hierarchy.lookup('Base', NODE).value == {'a': 1}
     with pytest.raises(StoreError, match='links back to'):
         hierarchy.lookup('up', NODE)
+
+
+@pytest.mark.parametrize('text, line, folder', [
+    ('datadir: dat\nhierarchy: [Common]\n', 1, 'dat'),
+    ('# data\nhierarchy: [Common]\ndatadir: "../elsewhere/data"\n', 3, '../elsewhere/data'),
+])
+def test_a_missing_data_folder_names_the_datadir_line(tmp_path, text, line, folder):
+    (tmp_path / 'conf').mkdir()
+    (tmp_path / 'conf' / 'hier.yml').write_text(text)
+    missing = os.path.normpath(str(tmp_path / 'conf' / folder))
+    with pytest.raises(StoreError) as raised:
+        get_hierarchy(str(tmp_path / 'conf' / 'hier.yml'), DataLoader())
+    assert str(raised.value) == ('%s:%d: datadir: the data folder %s does not exist (a relative datadir is relative '
+                                 'to the folder of this file)' % (tmp_path / 'conf' / 'hier.yml', line, missing))

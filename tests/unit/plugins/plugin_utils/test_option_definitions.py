@@ -68,3 +68,25 @@ def test_the_run_parses_the_lookups_documentation_once(tmp_path):
     second = run_fresh(WORKER, run_folder, MODULE)
     assert (first['parsed'], second['parsed']) == (1, 0)
     assert second['definitions'] == first['definitions'] and 'config' in first['definitions']
+
+
+DEFINITIONS = {'_terms': {'type': 'list'}, 'explain': {'type': 'bool'},
+               'stage': {'type': 'str', 'choices': ['all', 'task']}, 'keys': {'type': 'list', 'choices': ['a']}, 'query': {'type': 'str'}}
+
+
+def test_option_problems_name_unknown_options_and_wrong_values():
+    from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import option_problems
+    given = {'explian': 1, '_terms': [], 'wantlist': True, 'explain': 'maybe', 'stage': 'bogus', 'keys': ['b'],
+             'query': 'x', 'Stage': 'all'}
+    assert option_problems(given, DEFINITIONS, ('wantlist',)) == (
+        ['Stage', '_terms', 'explian'],
+        [('explain', "explain must be true or false (yes/no, on/off, 1/0), not 'maybe'"),
+         ('stage', "stage must be one of all, task, not 'bogus'")])     # a list's choices: Ansible checks them
+
+
+def test_unknown_options_text_suggests_the_closest_valid_name():
+    from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import unknown_options_text
+    assert unknown_options_text(['explian'], DEFINITIONS) == ('unknown option explian (did you mean explain?); '
+                                                              'valid options: explain, keys, query, stage')
+    assert unknown_options_text(['zzz', 'qurey'], DEFINITIONS) == ('unknown options qurey (did you mean query?), zzz; '
+                                                                   'valid options: explain, keys, query, stage')

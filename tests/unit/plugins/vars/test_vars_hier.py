@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 
@@ -16,9 +17,11 @@ from ansible.inventory.data import InventoryData
 from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.vault import VaultLib, VaultSecret
 from ansible.plugins.loader import vars_loader
+from ansible.vars.plugins import _plugin_should_run
 
 from ansible_collections.strata.hier.plugins.plugin_utils import store as store_module
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, vault_ciphertext
+from ansible_collections.strata.hier.tests.unit.plugins.fresh_process import run_fresh
 
 CIPHERTEXT = VaultLib([('default', VaultSecret(b'unit-test'))]).encrypt('s3cret').decode()
 
@@ -156,3 +159,52 @@ def test_a_vault_value_as_level_variable_is_refused_not_decrypted(project):
     with pytest.raises(AnsibleError, match=r"level mapped_paths \[roles, role, Roles/%\{role\}\]: variable 'role' is "
                                            r"\(or holds\) a vault value"):
         host_vars(project, data=data)
+
+
+def fresh_plugin():
+    """The loader's instance with no option read yet (it keeps one instance per process)."""
+    plugin = copy.copy(vars_loader.get('strata.hier.hier'))
+    plugin._options, plugin._origins = {}, {}
+    return plugin
+
+
+@pytest.mark.parametrize('stage', ['bogus', 'Task', 'inventroy'])
+def test_a_stage_that_is_none_of_its_choices_is_an_error_naming_the_setting(project, monkeypatch, stage):
+    monkeypatch.setenv('STRATA_HIER_VARS_STAGE', stage)
+    message = (r"^strata.hier.hier vars plugin: stage must be one of all, task, inventory, not '%s' \(set by the "
+               r"environment variable STRATA_HIER_VARS_STAGE\)$" % stage)
+    # ansible-core asks get_option('stage') whether to run the plugin, and runs it as if unset on a KeyError
+    with pytest.raises(AnsibleError, match=message):
+        _plugin_should_run.__wrapped__(fresh_plugin(), 'task')
+    loader = DataLoader()
+    loader.set_basedir(str(project))
+    with pytest.raises(AnsibleError, match=message):
+        fresh_plugin().get_vars(loader, str(project), [inventory().get_host('web1')])
+
+
+@pytest.mark.parametrize('stage, runs', [('task', [True, False]), ('inventory', [False, True]), ('all', [True, True])])
+def test_a_valid_stage_still_decides_when_the_plugin_runs(monkeypatch, stage, runs):
+    monkeypatch.setenv('STRATA_HIER_VARS_STAGE', stage)
+    assert [_plugin_should_run.__wrapped__(fresh_plugin(), when) for when in ('task', 'inventory')] == runs
+
+
+STAGE_FROM_INI = '''
+import json, sys
+from ansible.errors import AnsibleError
+from ansible.plugins.loader import init_plugin_loader, vars_loader
+from ansible.vars.plugins import _plugin_should_run
+init_plugin_loader([sys.argv[1]])
+try:
+    print(json.dumps(_plugin_should_run(vars_loader.get('strata.hier.hier'), 'task')))
+except AnsibleError as exc:
+    print(json.dumps(str(exc)))
+'''
+
+
+def test_a_stage_from_ansible_cfg_names_its_section_key_and_file(tmp_path):
+    (tmp_path / 'ansible.cfg').write_text('[strata_hier]\nvars_stage = bogus\n')
+    environment = {name: value for name, value in os.environ.items() if not name.startswith(('ANSIBLE_', 'STRATA_'))}
+    environment['ANSIBLE_CONFIG'] = str(tmp_path / 'ansible.cfg')
+    assert run_fresh(STAGE_FROM_INI, environment=environment) == (
+        "strata.hier.hier vars plugin: stage must be one of all, task, inventory, not 'bogus' (set by "
+        "[strata_hier] vars_stage in %s)" % (tmp_path / 'ansible.cfg'))
