@@ -85,6 +85,18 @@ options:
         (C(profile::ntp::servers) is C(profile__ntp__servers)); the lookup reads the key as written.
     type: str
     default: __
+  strict_levels:
+    description:
+      - A level variable a node does not have is an error that fails the source, naming the host, the level and its
+        line in the configuration, where the level would be skipped (C(hier.yml), C(Datum.yml)) or its path read
+        with the variable empty (a C(hiera.yaml), as Puppet reads it).
+      - The same as the key C(strict_levels) set to V(true) in a C(hier.yml), or C(StrictLevels) in a C(Datum.yml); a
+        Puppet C(hiera.yaml) has no such key, so for it this option is the only way.
+      - Without it, a level that undefined variables leave without data for every node of the source is a warning
+        naming the level, the variables and the configuration file and line (almost surely a misspelt variable,
+        such as C(roles/%{Rol})); a level left without data for some nodes only is normal and not reported.
+    type: bool
+    default: false
   provenance:
     description:
       - Add the host variable C(hier_sources), mapping each top-level key to the levels and files that supplied it,
@@ -153,6 +165,7 @@ compose:
 import os
 import re
 from collections.abc import Mapping
+from functools import partial
 
 from ansible import constants as C
 from ansible.errors import AnsibleError, AnsibleParserError
@@ -179,9 +192,14 @@ from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions imp
     option_problems, unknown_options_text,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
+from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import (
+    UndefinedLevelError, UndefinedLevels, strict_hint, undefined_error,
+)
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
-CACHE_FORMAT = 3     # 3: builtin types, vault values as marked ciphertext, data like the markers escaped (compat)
+# 3: builtin types, vault values as marked ciphertext, data like the markers escaped (compat); 4: and the warnings
+# about levels no node fills (an entry of 3 would keep them silent)
+CACHE_FORMAT = 4
 
 SOURCE_SUFFIXES = ('.hier.yml', '.hier.yaml')
 NAMING_READ_LIMIT = 65536
@@ -235,9 +253,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         fingerprint = hierarchy.fingerprint([config, path]) if use_cache else None
         hosts = self._read_cache(path, fingerprint) if use_cache and cache else None
         if hosts is None:
-            hosts = self._merge_nodes(hierarchy)
+            hosts, self._level_warnings = self._merge_nodes(hierarchy)
             if use_cache and not self._holds_decrypted_data(hosts, path):
-                self._write_cache(path, {'format': CACHE_FORMAT, 'fingerprint': fingerprint, 'hosts': hosts})
+                self._write_cache(path, {'format': CACHE_FORMAT, 'fingerprint': fingerprint, 'hosts': hosts,
+                                         'levels': self._level_warnings})
+        for warning in self._level_warnings:     # from the cache too: the data it was built from still says so
+            self.display.warning('strata.hier.hier: %s' % warning)
         self._populate(hosts)
 
     def _hiera_hosts(self, config, loader, path):
@@ -250,12 +271,14 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                                      'relative to the hiera.yaml (such as data/nodes/*.yaml)' % path)
         # Hiera's modules load only for a hiera.yaml source
         from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import (
-            fresh_hiera_source, node_facts, node_names, whole_node,
+            fresh_hiera_source, level_position, node_facts, node_names, whole_node,
         )
         facts_dir = resolve_option_path(self, 'facts_dir', os.path.dirname(os.path.abspath(path)))
         hosts = {}
+        levels = UndefinedLevels()
         try:
             source = fresh_hiera_source(config, loader)
+            position = partial(level_position, source)
             for name in node_names(source, self.get_option('nodes')):
                 problem = name_problem(name)
                 if problem:
@@ -263,10 +286,22 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                     continue
                 variables = node_facts(name, facts_dir, self.get_option('facts'), loader)
                 hosts[name] = whole_node(source, variables, self.get_option('namespace_separator'),
-                                         self.get_option('provenance'), self._allowed, self.display.warning)
+                                         self.get_option('provenance'), self._allowed, self.display.warning,
+                                         partial(self._hiera_levels, levels, name, position))
         except MergeError as exc:
             raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, to_native(exc))) from exc
+        for warning in levels.warnings(position, 'Hiera reads its paths with it empty',
+                                       'strict_levels: true in the inventory source makes an undefined level '
+                                       'variable an error'):
+            self.display.warning('strata.hier.hier: %s' % warning)
         return hosts
+
+    def _hiera_levels(self, levels, name, position, undefined):
+        """A hiera.yaml node's levels that name variables it does not have: an error with strict_levels, else noted
+        for the warning about levels no node fills."""
+        if undefined and self.get_option('strict_levels'):
+            raise undefined_error(name, undefined, position)
+        levels.add(undefined)
 
     def _read_source(self, path):
         """The source's options; a cache plugin that cannot start (a folder it cannot create) leaves the cache off."""
@@ -296,7 +331,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if entry is None or (isinstance(entry, Mapping) and (entry.get('format'), entry.get('fingerprint'))
                                  != (CACHE_FORMAT, fingerprint)):
                 return None        # no entry, or one of another release or of other data
-            return from_cache(_checked_entry(entry, self._allowed), wrappers=1, loader=self.loader)  # host -> its vars
+            hosts = from_cache(_checked_entry(entry, self._allowed), wrappers=1, loader=self.loader)  # host -> its vars
+            self._level_warnings = _level_warnings(entry)
+            return hosts
         except Exception as exc:  # pylint: disable=broad-except  # whatever the cache holds, the data decides
             self._cache_trouble(path, 'cannot be read', exc)
             return None
@@ -344,18 +381,24 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             raise AnsibleParserError('strata.hier.hier: %s: %s' % (key_position(path, [name]), problem))
 
     def _merge_nodes(self, hierarchy):
-        """Host name -> merged variables (and provenance), for every node file with a usable, unique name."""
+        """Host name -> merged variables (and provenance), for every node file with a usable, unique name; and the
+        warnings about levels that undefined variables left without data for every node."""
         hosts = {}
+        levels = UndefinedLevels()
         for name, (node_file, data) in named_nodes(hierarchy.nodes(), self._refuse_node).items():
             variables = dict(data) if isinstance(data, Mapping) else {}
             variables['inventory_hostname'] = name
             try:
-                expansions = hierarchy.expand_levels(variables)
+                expansions = hierarchy.expand_levels(variables, strict=self.get_option('strict_levels') or None)
+            except UndefinedLevelError:     # strict_levels: the configuration's problem, not one node's
+                raise
             except HierarchyError as exc:   # the node's own variables: a level path out of datadir, a map, a secret
                 self._refuse_node('%s: %s' % (node_file, exc))
                 continue
+            levels.add(expansions.unfilled)
             hosts[name] = self._host_vars(hierarchy, variables, expansions)
-        return hosts
+        return hosts, levels.warnings(hierarchy.level_position, 'the level is skipped',
+                                      strict_hint(hierarchy.config, inventory=True))
 
     def _refuse_node(self, problem):
         if self.get_option('strict'):
@@ -406,6 +449,14 @@ def _checked_entry(entry, allowed):
         if refused:
             raise ValueError('the entry gives host %s the variable %r, which the data cannot set' % (name, refused[0]))
     return hosts
+
+
+def _level_warnings(entry):
+    """The warnings about levels a cache entry keeps (a list of texts; none in an entry written before them)."""
+    warnings = entry.get('levels', [])
+    if not isinstance(warnings, list) or not all(isinstance(warning, str) for warning in warnings):
+        raise ValueError('the entry holds level warnings that are not a list of texts')
+    return [str(warning) for warning in warnings]
 
 
 class _SourceError(CompleteMessage, AnsibleParserError):

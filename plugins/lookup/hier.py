@@ -21,8 +21,9 @@ description:
     V(hash), V(deep) or a map with C(strategy) and deep options), and O(explain) returns C(explain) text in the
     words of C(puppet lookup --explain).
   - Level paths such as C(AllNodes/%{Environment}/%{NodeName}) take the host's variables; a level whose variable
-    is undefined is skipped. Folders are maps and C(*.yml), C(*.yaml), C(*.json) files are keys named by their
-    stem; a path may continue into the keys of a file.
+    is undefined is skipped (an error when the configuration sets C(strict_levels) to V(true)). Folders are maps
+    and C(*.yml), C(*.yaml), C(*.json) files are keys named by their stem; a path may continue into the keys of a
+    file.
   - Files load through Ansible's DataLoader, so vault-encrypted files and C(!vault) values work. Each file is
     parsed once per process.
   - Strings holding C({{ }}) are returned as written unless O(render=true), and never trusted as templates (before
@@ -130,6 +131,7 @@ _raw:
 """
 
 from collections.abc import Mapping
+from functools import partial
 
 from ansible.errors import AnsibleLookupError, AnsibleUndefinedVariable
 from ansible.module_utils.common.text.converters import to_native
@@ -180,6 +182,9 @@ class LookupModule(LookupBase):
             return self._run_hiera(config_path, terms, variables, kwargs)
         hierarchy = open_hierarchy(config_path, self._loader)
         expansions = hierarchy.expand_levels(in_group_precedence(variables), self._fetch)
+        if display.verbosity >= 1:
+            _say_undefined(variables.get('inventory_hostname'), expansions.undefined, hierarchy.level_position,
+                           'the level is skipped')
         results = []
         for term in terms:
             resolution = hierarchy.lookup(term, variables, merge=self.get_option('merge'), expansions=expansions)
@@ -196,10 +201,14 @@ class LookupModule(LookupBase):
         """A Puppet hiera.yaml (version 5): each term answered as ``puppet lookup`` answers it."""
         # Hiera's modules load only here: a forked worker of a play that reads no hiera.yaml never compiles them
         from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import fresh_hiera_source
+        from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import level_position
         source = fresh_hiera_source(config_path, self._loader)
         results = []
-        for term in terms:
+        for index, term in enumerate(terms):
             engine = source.engine(variables, explain=self.get_option('explain'))
+            if index == 0 and display.verbosity >= 1:
+                _say_undefined(variables.get('inventory_hostname'), engine.undefined_levels(),
+                               partial(level_position, source), 'Hiera reads its paths with it empty')
             try:
                 value, found = engine.lookup(term, self.get_option('merge')), True
             except HieraNotFound:
@@ -308,6 +317,14 @@ def _check_options(direct):
         raise _LookupError('strata.hier.hier: %s' % unknown_options_text(unknown, definitions))
     if wrong:
         raise _LookupError('strata.hier.hier: %s' % wrong[0][1])
+
+
+def _say_undefined(host, undefined, position, effect):
+    """-v: each level naming a variable this host does not have (a misspelt variable shows here first)."""
+    for index, names in sorted(undefined.items()):
+        display.v('strata.hier.hier %s: %s: %s %s %s undefined for this host, so %s'
+                  % (host or '(no host)', position(index), 'variable' if len(names) == 1 else 'variables',
+                     ', '.join(repr(name) for name in names), 'is' if len(names) == 1 else 'are', effect))
 
 
 class _TemplatedMap(Mapping):

@@ -125,6 +125,9 @@ class HieraLookup:
         self.explain = explainer or _Quiet()
         self._position: Position = position or (lambda path, keys: path)
         self.budget = ExpansionBudget()
+        self._unset: Optional[List[str]] = None
+        """While a level's paths are interpolated: the variables they name that are unset (read as empty)."""
+        self._undefined: Dict[int, Tuple[str, ...]] = {}
 
     # ------------------------------------------------------------------ lookups
 
@@ -150,6 +153,12 @@ class HieraLookup:
         if len(segments) > 1:
             value = self._dig(value, segments, key)
         return value
+
+    def undefined_levels(self) -> Dict[int, Tuple[str, ...]]:
+        """The levels (by index in the hierarchy) whose paths name variables this node does not have, with those
+        variables: Puppet reads such a path with the variable empty (``roles/.yaml``), almost never what was meant."""
+        self._outermost('the hierarchy', self._resolved_levels)
+        return dict(self._undefined)
 
     def holders(self, root: Any) -> List[Dict[str, str]]:
         """The levels and files holding ``root``, most specific first (with ``first``, only the first counts)."""
@@ -335,7 +344,13 @@ class HieraLookup:
             keys = ('hierarchy', self.config.levels.index(level), level.kind)
             return "%s: level '%s'" % (self._position(self.config.path, keys), level.name)
 
-        pairs = level_locations(level, expand, self._mapped_texts, self.config.root, charger(self.budget, where))
+        self._unset = []
+        try:
+            pairs = level_locations(level, expand, self._mapped_texts, self.config.root, charger(self.budget, where))
+        finally:
+            unset, self._unset = self._unset, None
+        if unset:
+            self._undefined[self.config.levels.index(level)] = tuple(dict.fromkeys(unset))
         real_root = os.path.realpath(self.config.root)
         for _template, path in pairs:
             if real_path_inside(_no_nul(path, where), real_root) is None:     # mapped_paths' too
@@ -402,6 +417,8 @@ class HieraLookup:
                 value = dig(value, segments[1:], name)
             except HieraNotFound:
                 value = None
+        if value is None and self._unset is not None:
+            self._unset.append(name)
         return value
 
     def guarded(self, name: str, action: Callable[[], Any]) -> Any:

@@ -28,12 +28,14 @@ class LevelError(MergeError):
 
 
 class Expansion:
-    """A level expanded for one node: its key path, or (path None) the reason it was skipped."""
+    """A level expanded for one node: its key path, or (path None) the reason it was skipped; ``missing``: the
+    undefined variables that skipped it (none when it was skipped for another reason, such as an empty list)."""
 
-    __slots__ = ('level', 'path', 'reason')
+    __slots__ = ('level', 'path', 'reason', 'missing')
 
-    def __init__(self, level: str, path: Optional[Tuple[str, ...]], reason: str = '') -> None:
-        self.level, self.path, self.reason = level, path, reason
+    def __init__(self, level: str, path: Optional[Tuple[str, ...]], reason: str = '',
+                 missing: Tuple[str, ...] = ()) -> None:
+        self.level, self.path, self.reason, self.missing = level, path, reason, missing
 
 
 def from_datum(template: str) -> str:
@@ -73,7 +75,8 @@ def expand(template: str, variables: Mapping, fetch: Optional[Callable[[Mapping,
 
     text = _PLACEHOLDER.sub(substitute, template)
     if missing:
-        return Expansion(template, None, 'variable %s is undefined' % ', '.join(repr(name) for name in missing))
+        return Expansion(template, None, 'variable %s is undefined' % ', '.join(repr(name) for name in missing),
+                         tuple(missing))
     return Expansion(template, split_level(text, template))
 
 

@@ -68,7 +68,7 @@ def expand_level(level: Level, variables: Mapping, fetch: Optional[Callable[[Map
     try:
         items = read(variables, level.variable)
     except KeyError:
-        return [Expansion(str(level), None, 'variable %r is undefined' % level.variable)]
+        return [Expansion(str(level), None, 'variable %r is undefined' % level.variable, (level.variable,))]
     if not isinstance(items, (list, tuple)):
         raise LevelError('level %s: variable %r of host %s is a %s, not a list'
                          % (level, level.variable, variables.get('inventory_hostname', '(no host)'),
@@ -80,7 +80,7 @@ def expand_level(level: Level, variables: Mapping, fetch: Optional[Callable[[Map
         with_item = with_variable(variables, level.item, items[index])
         expansion = expand(level.template, with_item, read, case_insensitive)
         expansions.append(Expansion('%s [%s=%s]' % (level.template, level.item, _shown(with_item, level, read)),
-                                    expansion.path, expansion.reason))
+                                    expansion.path, expansion.reason, expansion.missing))
     return expansions
 
 

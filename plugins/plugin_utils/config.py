@@ -22,7 +22,8 @@ from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import ke
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size, find
 
-HIER_KEYS = ('datadir', 'hierarchy', 'nodes', 'default_lookup_options', 'lookup_options', 'case_insensitive_keys')
+HIER_KEYS = ('datadir', 'hierarchy', 'nodes', 'default_lookup_options', 'lookup_options', 'case_insensitive_keys',
+             'strict_levels')
 
 RULES_LIMIT = 100000
 """Most values lookup_options may hold written out in full (YAML aliases repeated)."""
@@ -45,6 +46,18 @@ class HierarchyConfig(Record):
     dialect: str = 'hier'
     handlers_throw: bool = True
     """A Datum handler that cannot be evaluated is an error (False: Datum.yml's DatumHandlersThrowOnError: false)."""
+    strict_levels: bool = False
+    """A level variable undefined for a host is an error (hier.yml's strict_levels, Datum.yml's StrictLevels)."""
+    levels_key: str = 'hierarchy'
+    """The key holding the levels, as the file spells it: where a message about a level points."""
+    written_levels: Tuple[str, ...] = ()
+    """The levels as the file writes them, when they are read otherwise (Datum's ``$($Node.X)``); empty: ``levels``."""
+
+
+def level_position(config: HierarchyConfig, index: int) -> str:
+    """``file:line`` of a level of the configuration (its entry in the list of levels), and the level as written."""
+    written = config.written_levels[index] if config.written_levels else str(config.levels[index])
+    return '%s: level %r' % (key_position(config.path, [config.levels_key, index]), written)
 
 
 def is_datum_config(path: str) -> bool:
@@ -72,9 +85,7 @@ def _from_hier(path: str, data: Mapping) -> HierarchyConfig:
     levels = data.get('hierarchy')
     if not isinstance(levels, list) or not levels:
         raise ConfigError('%s: hierarchy must be a non-empty list of level paths' % key_position(path, ['hierarchy']))
-    case_insensitive = data.get('case_insensitive_keys', False)
-    if not isinstance(case_insensitive, bool):
-        raise ConfigError('%s: case_insensitive_keys must be true or false' % key_position(path, ['case_insensitive_keys']))
+    case_insensitive = flag(path, data, 'case_insensitive_keys', False)
     nodes = data.get('nodes')
     if nodes is not None and not isinstance(nodes, str):
         raise ConfigError('%s: nodes must be a glob such as "AllNodes/*/*"' % key_position(path, ['nodes']))
@@ -83,7 +94,27 @@ def _from_hier(path: str, data: Mapping) -> HierarchyConfig:
         raise ConfigError('%s: datadir must be a path' % key_position(path, ['datadir']))
     return HierarchyConfig(path=path, datadir=_relative_to(path, datadir), levels=_hier_levels(path, levels),
                            rules=read_rules(path, data, case_insensitive), nodes=nodes,
-                           case_insensitive_keys=case_insensitive)
+                           case_insensitive_keys=case_insensitive,
+                           strict_levels=flag(path, data, 'strict_levels', False))
+
+
+def flag(path: str, data: Mapping, key: str, default: bool) -> bool:
+    """A true-or-false setting of the configuration; anything else (``"yes"`` in quotes, 1, null) is an error (naming
+    the value's type only: it may be a vault value)."""
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise ConfigError('%s: %s must be true or false, not %s' % (key_position(path, [key]), key, _kind(value)))
+    return value
+
+
+def _kind(value: Any) -> str:
+    """What a setting holds, for an error (never the value: it may be a vault value)."""
+    if value is None or is_vault_value(value):
+        return 'null' if value is None else 'a vault value'
+    for kinds, name in ((str, 'a string'), ((int, float), 'a number'), (list, 'a list'), (Mapping, 'a map')):
+        if isinstance(value, kinds):
+            return name
+    return 'a %s' % type(value).__name__
 
 
 def missing_datadir(config: HierarchyConfig) -> str:

@@ -22,31 +22,35 @@ from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import check_level
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
-from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError, HierarchyConfig, read_rules
+from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError, HierarchyConfig, flag, read_rules
 from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import datum_levels
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
 
-# Datum.yml keys that only matter to Datum's PowerShell side (handlers, DSC): read and ignored.
+# The keys Datum reads (DatumHandlers, DscLocalConfigurationManagerKeyName, default_json_depth: read and ignored),
+# and StrictLevels, strata.hier's own (Datum ignores keys it does not know).
 DATUM_KEYS = ('ResolutionPrecedence', 'DatumStructure', 'default_lookup_options', 'lookup_options',
               'DatumHandlers', 'DatumHandlersThrowOnError', 'DscLocalConfigurationManagerKeyName',
-              'default_json_depth')
+              'default_json_depth', 'StrictLevels')
 
 
 def datum_config(path: str, data: Mapping) -> HierarchyConfig:
     """A Datum.yml's parsed data as a hierarchy configuration."""
+    written = {str(key).lower(): str(key) for key in data}     # a message about a level points at its key as spelt
     data = _datum_keys(path, data)
     levels = data.get('ResolutionPrecedence')
     if not isinstance(levels, list) or not levels or not all(isinstance(level, str) for level in levels):
         raise ConfigError('%s: ResolutionPrecedence must be a non-empty list of paths'
                           % key_position(path, ['ResolutionPrecedence']))
-    throw = _handlers_throw(path, data)
+    throw = _flag(path, data, written, 'DatumHandlersThrowOnError', True)
     return HierarchyConfig(path=path, datadir=os.path.dirname(os.path.abspath(path)),
                            levels=_levels(path, 'ResolutionPrecedence', datum_levels(path, levels, throw)),
                            rules=read_rules(path, _as_datum_reads(path, data), True), nodes='AllNodes/*/*',
                            case_insensitive_keys=True,
                            mounts=_datum_stores(path, data.get('DatumStructure')), dialect='datum',
-                           handlers_throw=throw)
+                           handlers_throw=throw, strict_levels=_flag(path, data, written, 'StrictLevels', False),
+                           levels_key=written['resolutionprecedence'],
+                           written_levels=tuple(str(level) for level in levels))
 
 
 def _as_datum_reads(path: str, data: Dict[str, Any]) -> Dict[str, Any]:
@@ -70,13 +74,11 @@ def _datum_rule(path: str, keys: list, spec: Any) -> Any:
     return read
 
 
-def _handlers_throw(path: str, data: Mapping) -> bool:
-    """DatumHandlersThrowOnError; left out, strata.hier refuses (Datum would warn): see docs/hierarchy.md."""
-    throw = data.get('DatumHandlersThrowOnError', True)
-    if not isinstance(throw, bool):
-        raise ConfigError('%s: DatumHandlersThrowOnError must be true or false'
-                          % key_position(path, ['DatumHandlersThrowOnError']))
-    return throw
+def _flag(path: str, data: Mapping, written: Mapping[str, str], key: str, default: bool) -> bool:
+    """DatumHandlersThrowOnError (left out, strata.hier refuses where Datum would warn: see docs/hierarchy.md) or
+    StrictLevels, true or false; an error names the key as the file spells it (``written``: by its lower case)."""
+    spelt = written.get(key.lower(), key)
+    return flag(path, {spelt: data[key]} if key in data else {}, spelt, default)
 
 
 def _datum_keys(path: str, data: Mapping) -> Dict[str, Any]:

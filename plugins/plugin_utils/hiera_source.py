@@ -173,14 +173,17 @@ def node_facts(node: str, facts_dir: Optional[str], common: Optional[Mapping], l
 
 
 def whole_node(source: HieraSource, variables: Mapping, separator: str, provenance: bool = False,
-               allowed: FrozenSet[str] = frozenset(), warn: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
+               allowed: FrozenSet[str] = frozenset(), warn: Optional[Callable[[str], None]] = None,
+               levels: Optional[Callable[[Dict[int, Tuple[str, ...]]], None]] = None) -> Dict[str, Any]:
     """Every key of the node's data looked up (its own lookup_options), as host variables: ``a::b`` keys are
     named ``a<separator>b``; with ``provenance``, ``hier_sources`` maps each to the levels and files holding it.
     A name data cannot set (host_vars.variable_problem, ``allowed`` as allow_reserved_keys) is left out with a
-    warning."""
+    warning. ``levels`` is given the levels whose paths name variables the node does not have, before any lookup."""
     warn = warn or Display().warning
     host = variables.get('inventory_hostname')
     engine = source.engine(variables)
+    if levels is not None:
+        levels(engine.undefined_levels())
     host_vars: Dict[str, Any] = {}
     sources: Dict[str, Any] = {}
     vaulted: List[str] = []
@@ -207,6 +210,11 @@ def whole_node(source: HieraSource, variables: Mapping, separator: str, provenan
     if vaulted:
         host_vars['hier_vaulted_keys'] = vaulted
     return host_vars
+
+
+def level_position(source: HieraSource, index: int) -> str:
+    """``hiera.yaml:line: level 'name'`` of the level ``index`` of the hierarchy, for messages."""
+    return "%s: level '%s'" % (key_position(source.config.path, ['hierarchy', index]), source.config.levels[index].name)
 
 
 def _places(holders: List[Dict[str, str]], key: str) -> List[str]:

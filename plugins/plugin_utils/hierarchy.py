@@ -23,7 +23,7 @@ from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import e
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
-from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, missing_datadir
+from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, level_position, missing_datadir
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, HandlerCheck
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import line_of
 from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found, StoreError
@@ -102,27 +102,37 @@ class Hierarchy:
             digest.update(line.encode('utf-8', 'surrogateescape'))
         return digest.hexdigest()
 
-    def expand_levels(self, variables: Mapping, fetch: Optional[Callable] = None) -> List[Expansion]:
+    def expand_levels(self, variables: Mapping, fetch: Optional[Callable] = None,
+                      strict: Optional[bool] = None) -> 'Expansions':
+        """Each level's path(s) for a node's variables, most specific first. A level variable the node does not have
+        skips its level (``Expansions.undefined``), or with ``strict`` (None: the configuration's strict_levels) is
+        an UndefinedLevelError naming the host, the level and the configuration line."""
         read = _without_vault_values(fetch)
-        expansions: List[Expansion] = []
+        expansions = Expansions()
         datum = None
         if self.config.dialect == 'datum':      # Datum's handlers: datum_handlers.py, loaded for Datum stores only
             from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import NodeContext
             expansions = datum = DatumExpansions(NodeContext(self.config, self._store, variables))
             read = _without_vault_values(datum.context.level_variable(_plain_read(fetch)))
-        for level in self.config.levels:
+        for index, level in enumerate(self.config.levels):
             try:
-                if datum is not None and is_handler(level):
-                    expansions.append(datum.context.expand_level(level))
-                    continue
-                expansions.extend(expand_level(level, variables, read, self.config.case_insensitive_keys))
+                own = [datum.context.expand_level(level)] if datum is not None and is_handler(level) \
+                    else expand_level(level, variables, read, self.config.case_insensitive_keys)
             except MergeError as exc:
                 raise HierarchyError('%s: %s' % (self.config.path, exc)) from exc
             except _VaultInLevel as exc:
                 raise HierarchyError('%s: level %r: %s' % (self.config.path, level, exc)) from exc
             except DatumHandlerError as exc:
                 raise HierarchyError('level %r: %s' % (level, exc)) from exc
+            expansions.note(index, own)
+        if expansions.undefined and (self.config.strict_levels if strict is None else strict):
+            from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import undefined_error
+            raise undefined_error(variables.get('inventory_hostname'), expansions.undefined, self.level_position)
         return expansions
+
+    def level_position(self, index: int) -> str:
+        """``file:line: level 'as written'`` of the configuration's level ``index``, for messages."""
+        return level_position(self.config, index)
 
     def lookup(self, key: str, variables: Mapping, fetch: Optional[Callable] = None, merge: Any = None,
                expansions: Optional[List[Expansion]] = None) -> Resolution:
@@ -281,7 +291,29 @@ class _LevelReads:
         self.files: List[Optional[str]] = []      # the file (or folder) of each value found
 
 
-class DatumExpansions(list):
+class Expansions(list):
+    """A node's levels expanded, most specific first, and the levels a variable it does not have left without data.
+
+    ``undefined``: level (its index in the configuration) -> the undefined variables of its paths;
+    ``unfilled``: the same, for the levels they skipped whole (every path of a mapped level, not some items).
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.undefined: Dict[int, Tuple[str, ...]] = {}
+        self.unfilled: Dict[int, Tuple[str, ...]] = {}
+
+    def note(self, index: int, own: List[Expansion]) -> None:
+        """The expansions of the configuration's level ``index``, appended and their undefined variables noted."""
+        self.extend(own)
+        missing = tuple(dict.fromkeys(name for expansion in own for name in expansion.missing))
+        if missing:
+            self.undefined[index] = missing
+            if all(expansion.missing for expansion in own):
+                self.unfilled[index] = missing
+
+
+class DatumExpansions(Expansions):
     """A Datum store's levels expanded for one node, with the node's handler context."""
 
     def __init__(self, context: Any) -> None:     # a datum_handlers.NodeContext

@@ -19,7 +19,11 @@ description:
     Ansible's group precedence) and C(group_names), ordered most specific group first (C(ansible_group_priority),
     depth, name) for C(mapped_paths) levels. Variables from C(group_vars/) and C(host_vars/) files, play vars and
     facts are not seen (they are not known to the inventory).
-  - A host none of whose levels holds data gets no variables and no error. A data file that cannot be read (such as
+  - A host none of whose levels holds data gets no variables and no error. A level whose variables are undefined is
+    skipped; one that undefined variables leave without data for every host of the inventory (the group C(all))
+    is a warning, once per configuration and run, naming the level, the variables and the configuration file and
+    line (almost surely a misspelt variable). C(strict_levels) set to V(true) in the C(hier.yml) (C(StrictLevels)
+    in a C(Datum.yml)) makes an undefined level variable an error for any host. A data file that cannot be read (such as
     a truncated one) is an error naming the file and line, which fails the task or the C(ansible-inventory) run.
   - Top-level keys that are not valid variable names, or that name a variable Ansible or this collection reserves
     (C(ansible_*) such as C(ansible_ssh_common_args) or C(ansible_connection), magic variables, C(inventory_*),
@@ -138,10 +142,14 @@ from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import allowed_names, merged_host_vars
 from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import choice_problem
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
+from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import (
+    UndefinedLevelError, UndefinedLevels, strict_hint,
+)
 
 _CONFIGS = {}       # (playbook folder, inventory sources, setting) -> the configuration found
 _MERGED = {}        # (host, level paths, keys wanted, keys allowed) -> its host variables, of the hierarchy _MERGED_FOR
 _MERGED_FOR = []    # the hierarchy whose answers _MERGED holds (a changed configuration is a new one)
+_LEVELS_CHECKED = []    # the hierarchies whose levels were checked against every host of the inventory
 
 
 class VarsModule(BaseVarsPlugin):
@@ -168,6 +176,9 @@ class VarsModule(BaseVarsPlugin):
             return {}
         try:
             hierarchy = get_hierarchy(self._config_path(loader), loader)
+            if hierarchy not in _LEVELS_CHECKED:
+                _LEVELS_CHECKED.append(hierarchy)
+                self._check_levels(hierarchy, hosts[0])
             data = {}
             for host in hosts:
                 data.update(self._host_data(hierarchy, host))
@@ -188,6 +199,8 @@ class VarsModule(BaseVarsPlugin):
         variables = inventory_variables(host)
         try:
             expansions = hierarchy.expand_levels(variables)
+        except UndefinedLevelError:     # names the host already
+            raise
         except HierarchyError as exc:
             raise HierarchyError('host %s: %s' % (host.name, exc)) from exc
         wanted = self._wanted()
@@ -201,6 +214,24 @@ class VarsModule(BaseVarsPlugin):
                                       wanted=_key_filter(*wanted), allowed=allowed)
             _MERGED[key] = {name: not_templates(value) for name, value in merged.items()}
         return dict(_MERGED[key])
+
+    def _check_levels(self, hierarchy, host):
+        """Warn of each level that undefined variables leave without data for every host of the inventory.
+
+        A vars plugin is asked about a host at a time, and about each host many times: the first time it reads a
+        configuration, it expands the levels of every host of the group ``all`` (the host's inventory), without
+        merging; a host whose levels are an error is left to its own call, which raises it. (The implicit
+        ``localhost`` is in no group: alone, it is checked alone.)
+        """
+        levels = UndefinedLevels()
+        group = next((group for group in host.get_groups() if group.name == 'all'), None)
+        for each in (group.get_hosts() if group is not None else []) or [host]:
+            try:
+                levels.add(hierarchy.expand_levels(inventory_variables(each), strict=False).unfilled)
+            except (HierarchyError, StoreError, MergeError):
+                continue
+        for warning in levels.warnings(hierarchy.level_position, 'the level is skipped', strict_hint(hierarchy.config)):
+            self._display.warning('strata.hier.hier vars plugin: %s' % warning)
 
     def _wanted(self):
         keys = self.get_option('keys')
