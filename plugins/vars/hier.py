@@ -96,15 +96,19 @@ seealso:
 """
 
 EXAMPLES = r"""
-# ansible.cfg
+# ansible.cfg (comments on lines of their own: Ansible keeps a "#" after a value as part of the value)
 # [defaults]
 # vars_plugins_enabled = host_group_vars,strata.hier.hier
 #
 # [strata_hier]
-# config = hier.yml                 # or a hier.yml beside the playbook or the inventory
-# vars_keys = Packages,NetworkConfig  # optional: only these keys
-# vars_stage = task                  # optional: inventory, task or all
-# vars_allow_reserved_keys = ansible_port  # optional: reserved names the data may set
+# ; used where no hier.yml is beside the playbook or the inventory
+# config = hier.yml
+# ; optional: only these keys
+# vars_keys = Packages,NetworkConfig
+# ; optional: inventory, task or all
+# vars_stage = task
+# ; optional: reserved names the data may set
+# vars_allow_reserved_keys = ansible_port
 
 - name: Every host has its merged data
   hosts: all
