@@ -128,7 +128,7 @@ from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.vars import BaseVarsPlugin
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
-from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
+from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, not_templates
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
@@ -157,6 +157,7 @@ class VarsModule(BaseVarsPlugin):
                  if getattr(entity, 'base_type', None) is InventoryObjectType.HOST]
         if not hosts:
             return {}
+        bytecode.warn_uncached(self._display.warning)    # once per run: the helpers compiled in every worker
         try:
             hierarchy = get_hierarchy(self._config_path(loader), loader)
             data = {}
