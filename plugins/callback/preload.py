@@ -16,7 +16,9 @@ description:
     and the code it imports, is loaded afresh in every worker that calls it; for the P(strata.hier.hier#lookup)
     lookup that is most of what its first call on a host costs.
   - This callback loads the lookup into ansible-playbook's main process when a playbook starts, so every worker forked
-    after that starts with it loaded. It prints nothing and changes no result.
+    after that starts with it loaded. It changes no result, and prints nothing but, once per run, a warning where
+    the collection's code had no bytecode and none can be kept (C(PYTHONDONTWRITEBYTECODE), a read-only
+    installation), with the command that compiles it.
   - Not needed when the play's inventory comes from the P(strata.hier.hier#inventory) inventory plugin or the
     P(strata.hier.hier#vars) vars plugin is enabled, which load most of the same code in the main process.
   - Like every callback that is not the output callback, it must be enabled, in C(ansible.cfg)
@@ -37,6 +39,8 @@ EXAMPLES = r"""
 from ansible.plugins.callback import CallbackBase
 from ansible.plugins.loader import lookup_loader
 
+from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
+
 
 class CallbackModule(CallbackBase):
     """Imports the hier lookup (and the helpers it imports) in ansible-playbook's main process."""
@@ -49,3 +53,5 @@ class CallbackModule(CallbackBase):
     def v2_playbook_on_start(self, playbook):
         # Loading through the plugin loader also registers the lookup's option definitions, as a worker would.
         lookup_loader.get('strata.hier.hier')
+        # the helpers just loaded here without bytecode to keep: named once, before any worker loads them again
+        bytecode.warn_uncached(self._display.warning)

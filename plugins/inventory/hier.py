@@ -173,7 +173,7 @@ from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
-from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
+from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     LOADER_NO_CACHE, CompleteMessage, for_cache, from_cache, not_templates,
@@ -230,6 +230,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     def parse(self, inventory, loader, path, cache=True):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
+        bytecode.warn_uncached(self.display.warning)     # once per run: the helpers compiled in every worker
         try:
             self._parse(loader, path, cache)
         except (AnsibleError, MergeError) as exc:

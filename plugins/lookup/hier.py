@@ -139,7 +139,7 @@ from ansible.plugins.lookup import LookupBase
 from ansible.utils.display import Display
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
-from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
+from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraNotFound, MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     CompleteMessage, decrypted, is_vault_value, not_templates, plain, plain_scalar, trust_as_template,
@@ -166,6 +166,7 @@ register_own_definitions('lookup', __name__, DOCUMENTATION)    # before Ansible 
 class LookupModule(LookupBase):
 
     def run(self, terms, variables=None, **kwargs):
+        bytecode.warn_uncached(display.warning)     # once per run: the helpers compiled in every worker
         adopt_own_definitions(self, __name__, DOCUMENTATION)    # the short name through a one-line re-export
         _check_options(kwargs)
         self.set_options(var_options=variables, direct=kwargs)

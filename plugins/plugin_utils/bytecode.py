@@ -21,6 +21,11 @@ a checkout writes a committed ``__pycache__`` before the sources beside it (so a
 the source's modification time and size is not run from a fresh clone).
 What the collection loader adds for module_utils, redirects from ``meta/runtime.yml``, this collection does not use
 for its own helpers.
+
+Where no bytecode can be kept (``PYTHONDONTWRITEBYTECODE``, a read-only installation without compiled bytecode), every
+worker compiles the helpers again: several times the CPU of each host's first lookup. The loader notes the helpers
+it compiled and could not keep (on the compiling path only), and ``warn_uncached`` names the case and its fix once
+per run (issue 33).
 """
 
 from __future__ import annotations
@@ -29,8 +34,22 @@ import os
 import sys
 from importlib.machinery import SourceFileLoader
 from importlib.util import MAGIC_NUMBER, spec_from_file_location
+from typing import Callable, List
 
 _HELPERS = tuple('ansible_collections.strata.hier.plugins.%s.' % folder for folder in ('module_utils', 'plugin_utils'))
+
+COLLECTION = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+"""The collection's root (``.../ansible_collections/strata/hier``), what ``compileall`` is given."""
+
+UNCACHED: List[str] = []
+"""Why each helper this process compiled from source could not keep its bytecode (empty: every helper was read from
+bytecode or kept its own)."""
+
+_MARK = 'strata.hier-no-bytecode'
+"""The file in the run's private temporary folder telling the run's processes that the case was named already."""
+
+_TOLD: List[bool] = []
+"""Not empty once this process has asked whether to tell."""
 
 
 class _TimestampBytecodeLoader(SourceFileLoader):
@@ -50,6 +69,17 @@ class _TimestampBytecodeLoader(SourceFileLoader):
             if os.stat(path).st_mtime_ns < os.stat(self.path).st_mtime_ns:
                 raise OSError('bytecode older than its source is not used for %s' % self.path)
         return data
+
+    def source_to_code(self, data, path, *, _optimize=-1):
+        # called only where no bytecode was usable; with PYTHONDONTWRITEBYTECODE (or -B) Python keeps none
+        if sys.dont_write_bytecode:
+            UNCACHED.append('PYTHONDONTWRITEBYTECODE is set')
+        return super().source_to_code(data, path, _optimize=_optimize)
+
+    def set_data(self, path, data, *, _mode=0o666):
+        super().set_data(path, data, _mode=_mode)
+        if not os.path.isfile(path):    # SourceFileLoader gives up silently where it cannot write
+            UNCACHED.append('%s cannot be written' % os.path.dirname(path))
 
 
 class HelperFinder:
@@ -82,6 +112,35 @@ def install() -> None:
         if type(finder).__name__ == '_AnsibleCollectionFinder':
             sys.meta_path.insert(index, HelperFinder)
             return
+
+
+def warn_uncached(warn: Callable[[str], None]) -> None:
+    """Name the helpers' missing bytecode, and the fix, with ``warn``: once per run, in its first process to see it.
+
+    Costs a list's truth test where the helpers were read from (or kept) bytecode.
+    """
+    if not UNCACHED or not _first_to_tell():
+        return
+    warn("strata.hier: the collection's code is compiled from source in every process that loads it, as no bytecode "
+         "of it can be kept (%s): each host's first lookup costs several times its CPU (less with the preload "
+         "callback). Compile it once: python -m compileall -q --invalidation-mode timestamp %s"
+         % (UNCACHED[0], COLLECTION))
+
+
+def _first_to_tell() -> bool:
+    """Once per process, then whether this is the run's first process to tell (a file made in Ansible's private
+    temporary folder of the run, which the process that forks the workers made); True where there is none."""
+    if _TOLD:
+        return False
+    _TOLD.append(True)
+    try:
+        from ansible import constants
+        os.close(os.open(os.path.join(constants.DEFAULT_LOCAL_TMP, _MARK), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        return False
+    except Exception:  # pylint: disable=broad-except  # no run folder: each process tells
+        return True
+    return True
 
 
 install()

@@ -102,15 +102,19 @@ seealso:
 """
 
 EXAMPLES = r"""
-# ansible.cfg
+# ansible.cfg (comments on lines of their own: Ansible keeps a "#" after a value as part of the value)
 # [defaults]
 # vars_plugins_enabled = host_group_vars,strata.hier.hier
 #
 # [strata_hier]
-# config = hier.yml                 # or a hier.yml beside the playbook or the inventory
-# vars_keys = Packages,NetworkConfig  # optional: only these keys
-# vars_stage = task                  # optional: inventory, task or all
-# vars_allow_reserved_keys = ansible_port  # optional: reserved names the data may set
+# ; used where no hier.yml is beside the playbook or the inventory
+# config = hier.yml
+# ; optional: only these keys
+# vars_keys = Packages,NetworkConfig
+# ; optional: inventory, task or all
+# vars_stage = task
+# ; optional: reserved names the data may set
+# vars_allow_reserved_keys = ansible_port
 
 - name: Every host has its merged data
   hosts: all
@@ -130,7 +134,7 @@ from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.vars import BaseVarsPlugin
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
-from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
+from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, not_templates
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
@@ -174,6 +178,7 @@ class VarsModule(BaseVarsPlugin):
                  if getattr(entity, 'base_type', None) is InventoryObjectType.HOST]
         if not hosts:
             return {}
+        bytecode.warn_uncached(self._display.warning)    # once per run: the helpers compiled in every worker
         try:
             hierarchy = get_hierarchy(self._config_path(loader), loader)
             if hierarchy not in _LEVELS_CHECKED:

@@ -28,10 +28,10 @@ if grep -E '(^|/)vault-password|^(tests/output|\.build|\.venvs|\.ansible|\.git|s
 fi
 if tar -xzOf "$tarball" MANIFEST.json | grep -q 'example\.invalid'; then echo "placeholder URLs in MANIFEST.json"; exit 1; fi
 
-# --- an empty project with the README's files, the collection installed into it
+# --- an empty project: the README's ansible.cfg to install with, the collection installed, then the README's files
 project=$work/project
 mkdir "$project"
-python ../setup_strata_examples/markdown_files.py "$root/README.md" "A first project" "$project"
+python ../setup_strata_examples/markdown_files.py "$root/README.md" "Install the collection" "$project"
 clean_env=()
 for name in $(compgen -e ANSIBLE_); do clean_env+=(-u "$name"); done
 # as_user CMD...: CMD in the project, without the test harness's ANSIBLE_* variables
@@ -41,10 +41,39 @@ as_user() {
 as_user ansible-galaxy collection install -p ./collections "$tarball" > "$work/install.txt" 2>&1 || { cat "$work/install.txt"; exit 1; }
 cat "$work/install.txt"
 if grep -q '\[WARNING\]' "$work/install.txt"; then echo "ansible-galaxy warned"; exit 1; fi
+python ../setup_strata_examples/markdown_files.py "$root/README.md" "A first project" "$project"
 as_user ansible-galaxy collection list strata.hier > "$work/list.txt"
 grep -q "^# $project/collections/ansible_collections" "$work/list.txt" || { cat "$work/list.txt"; exit 1; }
 as_user ansible-doc -t lookup strata.hier.hier > "$work/doc.txt"
 grep -q "$project/collections/ansible_collections/strata/hier/plugins/lookup/hier.py" "$work/doc.txt"
+
+# the settings of the README's ansible.cfg as Ansible reads them (a comment after a value would be part of it)
+as_user ansible-config dump --only-changed > "$work/config.txt"
+cat "$work/config.txt"
+grep -qx "CALLBACKS_ENABLED($project/ansible.cfg) = \['strata.hier.preload'\]" "$work/config.txt"
+grep -qx "INVENTORY_ENABLED($project/ansible.cfg) = \['strata.hier.hier'\]" "$work/config.txt"
+grep -qx "INVENTORY_ANY_UNPARSED_IS_FAILED($project/ansible.cfg) = True" "$work/config.txt"
+
+# broken_config TEXT MESSAGE: with TEXT as its hier.yml the README's play fails (exit 1) with one error, MESSAGE,
+# naming hier.yml, from the collection's inventory plugin alone (no other plugin's guess about the source)
+broken_config() {
+    local rc=0
+    printf '%s' "$1" > "$project/hier.yml"
+    as_user ansible-playbook playbook.yml > "$work/broken.txt" 2>&1 || rc=$?
+    cat "$work/broken.txt"
+    [[ $rc -eq 1 ]] || { echo "a broken hier.yml: ansible-playbook exited $rc"; exit 1; }
+    # ansible-core 2.16 wraps warnings at 80 columns: compare without spaces and line breaks
+    tr -d ' \n' < "$work/broken.txt" | grep -qF "$(printf '%s' "$project/hier.yml:$2" | tr -d ' ')" ||
+        { echo "no error naming hier.yml:$2"; exit 1; }
+    if grep -Eq "with '?(auto|yaml|ini|toml|host_list|script)'?( |$)" "$work/broken.txt"; then
+        echo "other inventory plugins tried the source"; exit 1
+    fi
+    (($(grep -c '\[WARNING\]' "$work/broken.txt") <= 1)) || { echo "more than one warning"; exit 1; }
+}
+cp "$project/hier.yml" "$work/hier.yml"
+broken_config $'datadir: data\nhierarchy: [common\n' "3:1: did not find expected ',' or ']'"
+broken_config $'datadir: data\nhierarchy: [common]\nlevels: [common]\n' "3: unknown key 'levels' in the hierarchy configuration"
+cp "$work/hier.yml" "$project/hier.yml"
 
 # the README's commands and what it says they print
 as_user ansible-inventory --graph --vars > "$work/graph.txt" 2>&1 || { cat "$work/graph.txt"; exit 1; }

@@ -16,7 +16,9 @@ from importlib.util import cache_from_source, module_from_spec, source_hash
 import pytest
 
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
-from ansible_collections.strata.hier.tests.unit.plugins.fresh_process import COLLECTIONS_ROOT, run_fresh
+from ansible_collections.strata.hier.tests.unit.plugins.fresh_process import (
+    COLLECTIONS_ROOT, run_fresh, write_role_store,
+)
 
 HELPER = 'ansible_collections.strata.hier.plugins.module_utils.'
 
@@ -168,3 +170,122 @@ def test_a_worker_does_not_run_an_unchecked_pyc_planted_in_the_collection(tmp_pa
     report = run_fresh(PLANTED_WORKER, tmp_path, environment=environment)
     assert report['file'] == str(source)
     assert report['planted'] is False
+
+
+# Issue 33: helpers compiled from source with no bytecode kept are named once per run, with the fix.
+
+def load_helper(folder):
+    """Load ``folder/helper.py`` through the finder; return why its bytecode was not kept (what it added)."""
+    before = len(bytecode.UNCACHED)
+    spec = bytecode.HelperFinder.find_spec(HELPER + 'helper', [str(folder)])
+    spec.loader.exec_module(module_from_spec(spec))
+    added = bytecode.UNCACHED[before:]
+    del bytecode.UNCACHED[before:]
+    return added
+
+
+@pytest.fixture
+def helper(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, 'pycache_prefix', None)
+    monkeypatch.setattr(sys, 'dont_write_bytecode', False)
+    folder = tmp_path / 'helpers'
+    folder.mkdir()
+    (folder / 'helper.py').write_text('WHO = "source"\n')
+    return folder
+
+
+def test_a_helper_compiled_and_kept_or_read_from_bytecode_is_not_noted(helper):
+    assert load_helper(helper) == []
+    assert os.path.isfile(cache_from_source(str(helper / 'helper.py')))     # kept: the next load reads it
+    sys.dont_write_bytecode = True
+    assert load_helper(helper) == []
+
+
+def test_a_helper_compiled_without_writing_bytecode_is_noted(helper):
+    sys.dont_write_bytecode = True
+    assert load_helper(helper) == ['PYTHONDONTWRITEBYTECODE is set']
+    assert not (helper / '__pycache__').exists()
+
+
+def test_a_helper_whose_bytecode_cannot_be_written_is_noted(helper):
+    (helper / '__pycache__').write_text('a file where the folder would be: not writable, even by root\n')
+    assert load_helper(helper) == ['%s cannot be written' % (helper / '__pycache__')]
+
+
+@pytest.fixture
+def run_folder(tmp_path, monkeypatch):
+    """A run's private temporary folder, this process not having told yet, the helpers noted as not kept."""
+    from ansible import constants
+    folder = tmp_path / 'ansible-local-run'
+    folder.mkdir()
+    monkeypatch.setattr(constants, 'DEFAULT_LOCAL_TMP', str(folder))
+    monkeypatch.setattr(bytecode, '_TOLD', [])
+    monkeypatch.setattr(bytecode, 'UNCACHED', ['PYTHONDONTWRITEBYTECODE is set'])
+    return folder
+
+
+def test_the_missing_bytecode_is_named_once_per_run_with_its_fix(run_folder, monkeypatch):
+    seen = []
+    bytecode.warn_uncached(seen.append)
+    bytecode.warn_uncached(seen.append)
+    assert len(seen) == 1
+    assert 'PYTHONDONTWRITEBYTECODE is set' in seen[0]
+    assert seen[0].endswith('python -m compileall -q --invalidation-mode timestamp %s' % bytecode.COLLECTION)
+    assert bytecode.COLLECTION.endswith(os.path.join('ansible_collections', 'strata', 'hier'))
+    monkeypatch.setattr(bytecode, '_TOLD', [])      # another process of the same run (a forked worker)
+    bytecode.warn_uncached(seen.append)
+    assert len(seen) == 1
+
+
+def test_nothing_is_named_where_every_helper_had_bytecode(run_folder, monkeypatch):
+    monkeypatch.setattr(bytecode, 'UNCACHED', [])
+    seen = []
+    bytecode.warn_uncached(seen.append)
+    assert seen == [] and os.listdir(str(run_folder)) == []
+
+
+# ansible-playbook as it runs the lookup: the main process loads it (as the preload callback does), then forks a
+# worker per host; each worker runs the lookup and notes the warnings it gives in a file.
+PLAY_WITHOUT_BYTECODE = '''
+import json, os, sys
+from ansible.plugins.loader import init_plugin_loader, lookup_loader
+from ansible.parsing.dataloader import DataLoader
+from ansible.template import Templar
+init_plugin_loader([sys.argv[1]])
+config, log, preload = sys.argv[2], sys.argv[3], sys.argv[4] == 'preload'
+if preload:
+    lookup_loader.get('strata.hier.hier')
+
+def worker(host):
+    loader = DataLoader()
+    lookup = lookup_loader.get('strata.hier.hier', loader=loader, templar=Templar(loader=loader))
+    display = sys.modules[type(lookup).__module__].display
+    display.warning = lambda message, *args, **kwargs: open(log, 'a').write(message + '\\n')
+    return lookup.run(['Packages'], variables={'inventory_hostname': host, 'role': 'web'}, config=config)
+
+for host in ('web1', 'web2', 'web3'):
+    if os.fork() == 0:
+        worker(host)
+        os._exit(0)
+    os.wait()
+print(json.dumps(open(log).read().splitlines() if os.path.exists(log) else []))
+'''
+
+
+@pytest.mark.parametrize('preload', ['preload', 'lookup only'])
+def test_a_run_without_bytecode_names_it_once(tmp_path, preload):
+    config = write_role_store(tmp_path, 'Unique')
+    environment = dict(os.environ, PYTHONPYCACHEPREFIX=str(tmp_path / 'empty-pycache'), PYTHONDONTWRITEBYTECODE='1')
+    warnings = run_fresh(PLAY_WITHOUT_BYTECODE, config, tmp_path / 'warnings.txt', preload, environment=environment)
+    assert len(warnings) == 1, warnings
+    assert 'PYTHONDONTWRITEBYTECODE is set' in warnings[0] and 'python -m compileall' in warnings[0]
+
+
+def test_a_run_with_bytecode_names_nothing(tmp_path):
+    config = write_role_store(tmp_path, 'Unique')
+    environment = {name: value for name, value in os.environ.items() if name != 'PYTHONDONTWRITEBYTECODE'}
+    environment['PYTHONPYCACHEPREFIX'] = str(tmp_path / 'pycache')
+    # the first run compiles and keeps the bytecode, the next reads it: PYTHONDONTWRITEBYTECODE then changes nothing
+    for run, extra in enumerate([{}, {'PYTHONDONTWRITEBYTECODE': '1'}]):
+        log = tmp_path / ('warnings-%d.txt' % run)
+        assert run_fresh(PLAY_WITHOUT_BYTECODE, config, log, 'lookup only', environment=dict(environment, **extra)) == []
