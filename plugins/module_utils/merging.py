@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError
-from ansible_collections.strata.hier.plugins.module_utils.identity import freeze
+from ansible_collections.strata.hier.plugins.module_utils.identity import freeze, shown_path
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.knockout import ItemKnockouts
 from ansible_collections.strata.hier.plugins.module_utils.limits import WorkBudget
@@ -75,7 +75,7 @@ class PathTrace:
     def merged(self, path: Tuple[Any, ...], merger: Any, kind: str = '') -> None:
         """The values at ``path`` went to ``merger`` (None: no merger, the values being of ``kind``)."""
         strategy, rule, how = self._chosen[path]
-        entry: Dict[str, Any] = {'path': join_path(path), 'type': kind if merger is None else merger.VALUES,
+        entry: Dict[str, Any] = {'path': shown_path(path), 'type': kind if merger is None else merger.VALUES,
                                  'strategy': strategy.name, 'rule': rule, 'how': how}
         if merger is not None:
             entry.update(merger.explained())

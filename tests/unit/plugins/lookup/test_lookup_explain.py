@@ -12,8 +12,11 @@ import os
 import pytest
 
 from ansible.parsing.dataloader import DataLoader
+from ansible.parsing.vault import VaultLib, VaultSecret
 from ansible.plugins.loader import lookup_loader
 from ansible.template import Templar
+
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAGGING
 
 # README.md, "A first project": hier.yml and the data files, as written there
 README_FILES = {
@@ -28,6 +31,7 @@ README_FILES = {
     'data/nodes/web01.yml': 'NodeName: web01\nRole: web\n',
     'data/nodes/db01.yml': 'NodeName: db01\nRole: db\npackages: [--chrony, ntpsec]   # --chrony knocks chrony out\n',
 }
+SECRET = [('default', VaultSecret(b'unit-test'))]
 DB01 = {'inventory_hostname': 'db01', 'NodeName': 'db01', 'Role': 'db'}
 NTP_SERVERS_MOST_SPECIFIC = {
     'path': 'ntp/servers', 'type': 'base-type array', 'strategy': 'MostSpecific', 'rule': 'default_lookup_options',
@@ -44,6 +48,7 @@ def write(root, files):
 
 def lookup(config, *terms, **options):
     loader = DataLoader()
+    loader.set_vault_secrets(SECRET)
     plugin = lookup_loader.get('strata.hier.hier', loader=loader, templar=Templar(loader=loader))
     return plugin.run(list(terms), options.pop('variables', DB01), config=str(config), **options)
 
@@ -110,3 +115,27 @@ def test_datum_yml_store(tmp_path):
 def test_a_lookup_without_explain_returns_the_value(readme):
     assert lookup(readme / 'hier.yml', 'ntp', 'packages') == [
         {'makestep': '0.1 -1', 'servers': ['0.pool.ntp.org', '1.pool.ntp.org']}, ['ntpsec', 'postgresql', 'openssh-server']]
+
+
+@pytest.fixture
+def vault_context():
+    """ansible-core 2.19 decrypts a vault value only within a vault secrets context, as a play has."""
+    if DATA_TAGGING:
+        from ansible.parsing.vault import VaultSecretsContext
+        VaultSecretsContext.initialize(VaultSecretsContext(SECRET))
+    yield
+    if DATA_TAGGING:
+        VaultSecretsContext._current = None     # pylint: disable=protected-access
+
+
+def test_a_vault_key_is_shown_by_its_type(tmp_path, vault_context):
+    ciphertext = VaultLib(SECRET).encrypt('s3cret-key').decode()
+    write(tmp_path, {
+        'hier.yml': 'datadir: data\nhierarchy: [Role, Common]\nlookup_options: {ntp: deep}\n',
+        'data/Role.yml': 'ntp:\n  inner: {x: [b]}\n',
+        'data/Common.yml': 'ntp:\n  inner:\n    ? !vault |\n%s    : [a]\n' % ''.join(
+            '      %s\n' % line for line in ciphertext.splitlines())})
+    report, = lookup(tmp_path / 'hier.yml', 'ntp', explain=True)
+    shown = [entry['path'] for entry in report['paths']]
+    assert shown[:3] == ['ntp', 'ntp/inner', 'ntp/inner/x']
+    assert len(shown) == 4 and shown[3].startswith('ntp/inner/<') and 's3cret' not in repr(report['paths'])
