@@ -71,9 +71,13 @@ options:
     type: str
   explain:
     description:
-      - Return, instead of the value, how it was obtained C({key, value, found, strategy, rule, levels}); each level
-        reports C(level), C(path), C(file), C(found), C(skipped) and C(reason), and C(vaulted=true) when the value
-        found there comes from a whole-file vaulted file.
+      - Return, instead of the value, how it was obtained C({key, value, found, strategy, rule, levels, paths}); each
+        level reports C(level), C(path), C(file), C(found), C(skipped) and C(reason), and C(vaulted=true) when the
+        value found there comes from a whole-file vaulted file.
+      - C(strategy) and C(rule) are the looked-up key's. C(paths) lists what each map and list of the value actually
+        merged by, which below the key may be another strategy (under V(deep), a nested list without a rule of its
+        own merges by C(default_lookup_options)); see RV(_raw) and the collection's C(docs/hierarchy.md).
+      - With a C(hiera.yaml), C({key, found, value, explain}) with C(puppet lookup --explain)'s text.
     type: bool
     default: false
   render:
@@ -126,6 +130,17 @@ RETURN = r"""
 _raw:
   description:
     - One merged value per term (with O(explain), one report per term).
+    - "In a report, C(paths) has one entry per key path merged, the looked-up key first, then every map and list below
+      it in the order the merge met them (scalars take the most specific value): C(path) (the key path, C(/)
+      separated, keys spelled as the most specific level writes them), C(type) (V(map), V(base-type array),
+      V(hash array), V(empty list) when every list was empty, or V(scalar) for the looked-up key), C(strategy) (the
+      name of the strategy that merged it), C(rule) (the C(lookup_options) key, V(default_lookup_options) or V(merge)
+      it comes from), C(how) (V(rule): the path's own rule; V(default): no rule of its own, the default;
+      V(inherited): a map under V(deep) without a rule of its own, its parent's strategy; V(whole): without a rule of
+      its own under V(hash) or V(MostSpecific), the most specific value taken whole), and the setting that merged it
+      with its options: C(merge_hash), C(merge_basetype_array) or C(merge_hash_array), C(knockout_prefix), and
+      C(tuple_keys) for a hash array merged by tuple."
+    - Hash-array items are maps at their array's path; an entry is listed once however many items repeat it.
   type: list
   elements: raw
 """
@@ -188,7 +203,8 @@ class LookupModule(LookupBase):
                            'the level is skipped')
         results = []
         for term in terms:
-            resolution = hierarchy.lookup(term, variables, merge=self.get_option('merge'), expansions=expansions)
+            resolution = hierarchy.lookup(term, variables, merge=self.get_option('merge'), expansions=expansions,
+                                          explain=self.get_option('explain'))
             self._trace(resolution, variables.get('inventory_hostname'))
             for warning in resolution.warnings:
                 display.warning('strata.hier.hier %s: %s' % (resolution.key, warning))

@@ -14,7 +14,7 @@ ciphertexts are: two encryptions of the same secret differ, and a vault value ne
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Sequence
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
 from ansible_collections.strata.hier.plugins.module_utils.kinds import BUILTIN_SCALARS, MAP, SCALAR, family_of
@@ -70,3 +70,8 @@ def shown(value: Any) -> str:
     if opaque_identity(value) is not None:
         return '<%s>' % type(value).__name__
     return repr(value)
+
+
+def shown_path(path: Sequence[Any]) -> str:
+    """A key path as explain shows it, ``/`` separated: an opaque key (a vault value) as its type only."""
+    return '/'.join('<%s>' % type(part).__name__ if opaque_identity(part) is not None else str(part) for part in path)

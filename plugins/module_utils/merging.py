@@ -20,14 +20,14 @@ from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError
-from ansible_collections.strata.hier.plugins.module_utils.identity import freeze
-from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, family_of
+from ansible_collections.strata.hier.plugins.module_utils.identity import freeze, shown_path
+from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.knockout import ItemKnockouts
 from ansible_collections.strata.hier.plugins.module_utils.limits import WorkBudget
-from ansible_collections.strata.hier.plugins.module_utils.mergers.base import fold_text
+from ansible_collections.strata.hier.plugins.module_utils.mergers.base import INHERITED, WHOLE, fold_text
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import DEEP
 from ansible_collections.strata.hier.plugins.module_utils.paths import join_path, split_path
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.rules import DEFAULT_RULE, MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 
 
@@ -35,24 +35,69 @@ class MergeResult:
     """A merged value and how it was obtained (every merge of the core returns one).
 
     ``sources``: indexes of the layers that supplied the value, a list, or for a map a list per top-level key.
+    ``paths``: with explain, the strategy each map and list of the value merged by (``PathTrace.report``).
     """
 
-    __slots__ = ('value', 'found', 'strategy', 'rule', 'sources', 'warnings')
+    __slots__ = ('value', 'found', 'strategy', 'rule', 'sources', 'warnings', 'paths')
 
     def __init__(self, value: Any, found: bool = True, strategy: Optional[MergeStrategy] = None, rule: str = '',
-                 sources: Any = None, warnings: Optional[List[str]] = None) -> None:
+                 sources: Any = None, warnings: Optional[List[str]] = None,
+                 paths: Optional[List[Dict[str, Any]]] = None) -> None:
         self.value, self.found, self.strategy, self.rule, self.sources = value, found, strategy, rule, sources
         self.warnings = [] if warnings is None else warnings
+        self.paths = paths
+
+
+class PathTrace:
+    """What explain reports per key path: the strategy and the merger each map and list merged by.
+
+    The merge notes them where it decides them (``chose``: the strategy of a path, in MapMerger._merge_key;
+    ``merged``: the merger its values went to, in the dispatch), so the report is the merge's own decision.
+    Only an explaining merge has one (``MergeRun.trace``); it runs without the fast paths that decide nothing
+    aloud (``MergeRules.every_path``).
+    """
+
+    def __init__(self) -> None:
+        self._chosen: Dict[Tuple[Any, ...], Tuple[MergeStrategy, str, str]] = {}   # path -> strategy, rule, how
+        self._entries: Dict[str, Dict[str, Any]] = {}
+
+    def chose(self, path: Tuple[Any, ...], strategy: MergeStrategy, rule: str,
+              under: Optional[Tuple[Any, ...]] = None) -> None:
+        """``strategy`` merges the values at ``path``, by ``rule`` (a rule's name, INHERITED or WHOLE: then the
+        rule of the path ``under``, by default the parent, whose strategy it derives from)."""
+        if rule is INHERITED or rule is WHOLE:
+            parent = self._chosen.get(path[:-1] if under is None else under)
+            how, rule = ('inherited' if rule is INHERITED else 'whole'), (parent[1] if parent else '')
+        else:
+            how = 'default' if rule == DEFAULT_RULE else 'rule'
+        self._chosen[path] = (strategy, rule, how)
+
+    def merged(self, path: Tuple[Any, ...], merger: Any, kind: str = '') -> None:
+        """The values at ``path`` went to ``merger`` (None: no merger, the values being of ``kind``)."""
+        strategy, rule, how = self._chosen[path]
+        entry: Dict[str, Any] = {'path': shown_path(path), 'type': kind if merger is None else merger.VALUES,
+                                 'strategy': strategy.name, 'rule': rule, 'how': how}
+        if merger is not None:
+            entry.update(merger.explained())
+        # the items of a hash array note their paths once per item: one entry per different report (its text, as
+        # its fields come in one order and some are lists or maps)
+        self._entries.setdefault(repr(entry), entry)
+
+    def report(self) -> List[Dict[str, Any]]:
+        """The entries, in the order the merge met their paths (the looked-up path first)."""
+        return list(self._entries.values())
 
 
 class MergeRun:
-    """One merge: the rules, what it found to warn about, the sources of a map's keys, its work budget."""
+    """One merge: the rules, what it found to warn about, the sources of a map's keys, its work budget, and
+    with explain its PathTrace."""
 
-    def __init__(self, rules: MergeRules, inputs: Any) -> None:
+    def __init__(self, rules: MergeRules, inputs: Any, trace: Optional[PathTrace] = None) -> None:
         self.rules = rules
         self.warnings: List[str] = []
         self.sources: Dict[Any, List[int]] = {}
         self.budget = WorkBudget(inputs)
+        self.trace = trace
 
     def merge(self, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy, depth: int,
               family: Optional[str] = None) -> Any:
@@ -103,30 +148,42 @@ def cycle_collection_paused(merge: _Merge) -> _Merge:
 
 
 @cycle_collection_paused
-def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = ()) -> MergeResult:
+def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), explain: bool = False) -> MergeResult:
     """Merge the values one key path has in several layers, most specific first.
 
-    ``None`` means the layer does not hold the key (Datum: found means not null).
+    ``None`` means the layer does not hold the key (Datum: found means not null).  ``explain``: the result's
+    ``paths`` tell the strategy each map and list of the value merged by (PathTrace).
     """
     keys = split_path(path)
     strategy, rule = rules.resolve(keys)
     layers = [index for index, value in enumerate(values) if value is not None]
     if not layers:
-        return MergeResult(None, False, strategy, rule, [])
-    run = MergeRun(rules, values)
+        return MergeResult(None, False, strategy, rule, [], paths=[] if explain else None)
+    run = MergeRun(rules.every_path(), values, PathTrace()) if explain else MergeRun(rules, values)
     dispatch = strategy.dispatch
     family = family_of(values[layers[dispatch.index]])
     kept = [index for index in layers if family_of(values[index]) is family]
     if len(kept) != len(layers):
         run.warn_mismatch(keys, family, dispatch.least)
     found = [values[index] for index in kept]
+    if explain:
+        _trace_root(run.trace, keys, strategy, rule, family)
     if family is MAP:
         value = strategy.maps.merge(run, keys, found, strategy, 0, kept)
         sources = run.sources
     else:
         value = run.merge(keys, found, strategy, 0, family)
         sources = strategy.sources(found[0], kept)
-    return MergeResult(value, True, strategy, rule, sources, run.warnings)
+    return MergeResult(value, True, strategy, rule, sources, run.warnings, run.trace.report() if explain else None)
+
+
+def _trace_root(trace: PathTrace, keys: Tuple[Any, ...], strategy: MergeStrategy, rule: str, family: str) -> None:
+    """The looked-up path's own entry; a list's merger is noted by the dispatch, which chooses it."""
+    trace.chose(keys, strategy, rule)
+    if family is MAP:
+        trace.merged(keys, strategy.maps)
+    elif family is SCALAR:
+        trace.merged(keys, None, SCALAR)
 
 
 @cycle_collection_paused

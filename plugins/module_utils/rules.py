@@ -18,10 +18,11 @@ from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
+from ansible_collections.strata.hier.plugins.module_utils.mergers.base import INHERITED, WHOLE
 from ansible_collections.strata.hier.plugins.module_utils.paths import join_path, split_path
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MOST_SPECIFIC, MergeStrategy, parse_strategy
 
-__all__ = ('MergeRules', 'DEFAULT_RULE', 'join_path', 'split_path')
+__all__ = ('MergeRules', 'DEFAULT_RULE', 'INHERITED', 'WHOLE', 'join_path', 'split_path')
 
 DEFAULT_RULE = 'default_lookup_options'
 Rule = Tuple[MergeStrategy, str]
@@ -37,6 +38,7 @@ class MergeRules:
         self._exact: Dict[str, Rule] = {}
         self._regexes: List[Tuple[Any, Rule]] = []
         self._cache: Dict[str, Optional[Rule]] = {}
+        self._every_path: Optional[MergeRules] = None
         if lookup_options is None:
             lookup_options = {}
         if not isinstance(lookup_options, Mapping):
@@ -103,7 +105,17 @@ class MergeRules:
         clone._cache = {}
         clone.has_rules = True
         clone.scalar_rules = clone._any_scalar_rule()
+        clone._every_path = None
         return clone
+
+    def every_path(self) -> 'MergeRules':
+        """The same rules, asked at every nested map and list (explain): ``has_rules`` turns off the fast paths
+        that merge nested maps without asking, so every strategy a merge uses is chosen where explain sees it."""
+        if self._every_path is None:
+            clone = copy.copy(self)
+            clone.has_rules = True
+            self._every_path = clone
+        return self._every_path
 
     def resolve(self, path: Sequence[Any]) -> Rule:
         """The rule for a path: its own, else the default."""

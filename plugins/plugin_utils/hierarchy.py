@@ -37,14 +37,15 @@ class Resolution:
     """A key looked up for one node, with what explain reports.
 
     ``sources``: indexes of the levels whose values are in the result, most specific first.
+    ``paths``: looked up with explain, the strategy each map and list of the value merged by (merging.PathTrace).
     """
 
-    __slots__ = ('key', 'value', 'found', 'strategy', 'rule', 'levels', 'warnings', 'sources')
+    __slots__ = ('key', 'value', 'found', 'strategy', 'rule', 'levels', 'warnings', 'sources', 'paths')
 
     def __init__(self, key: str, value: Any, found: bool, strategy: Any, rule: str, levels: List[Dict[str, Any]],
-                 warnings: List[str], sources: List[int]) -> None:
+                 warnings: List[str], sources: List[int], paths: Optional[List[Dict[str, Any]]] = None) -> None:
         self.key, self.value, self.found, self.strategy, self.rule = key, value, found, strategy, rule
-        self.levels, self.warnings, self.sources = levels, warnings, sources
+        self.levels, self.warnings, self.sources, self.paths = levels, warnings, sources, paths
 
     def provenance(self) -> List[Dict[str, Any]]:
         """The levels and files of the value, most specific first; ``vaulted: true`` marks a value taking data of a
@@ -59,9 +60,14 @@ class Resolution:
         return any(self.levels[index].get('vaulted') for index in self.sources)
 
     def explain(self) -> Dict[str, Any]:
+        """``strategy`` and ``rule``: the looked-up key's; ``paths`` (looked up with explain): what each map and
+        list in the value actually merged by, which for nested values may be another rule's strategy."""
         strategy = dict(self.strategy.describe(), name=self.strategy.name)
-        return {'key': self.key, 'value': self.value, 'found': self.found, 'strategy': strategy,
-                'rule': self.rule, 'levels': self.levels}
+        report = {'key': self.key, 'value': self.value, 'found': self.found, 'strategy': strategy,
+                  'rule': self.rule, 'levels': self.levels}
+        if self.paths is not None:
+            report['paths'] = self.paths
+        return report
 
 
 class Hierarchy:
@@ -135,9 +141,10 @@ class Hierarchy:
         return level_position(self.config, index)
 
     def lookup(self, key: str, variables: Mapping, fetch: Optional[Callable] = None, merge: Any = None,
-               expansions: Optional[List[Expansion]] = None) -> Resolution:
-        """Merge a key path across the levels expanded from a node's variables."""
-        return self._lookup(key, expansions or self.expand_levels(variables, fetch), merge)
+               expansions: Optional[List[Expansion]] = None, explain: bool = False) -> Resolution:
+        """Merge a key path across the levels expanded from a node's variables; ``explain``: also note the
+        strategy each nested path merged by (``Resolution.paths``), which costs the merge its fast paths."""
+        return self._lookup(key, expansions or self.expand_levels(variables, fetch), merge, explain)
 
     def resolve_node(self, variables: Mapping, fetch: Optional[Callable] = None,
                      expansions: Optional[List[Expansion]] = None) -> Dict[str, Resolution]:
@@ -177,14 +184,15 @@ class Hierarchy:
                         keys.setdefault(self.config.rules.fold(key), key)
         return list(keys.values())
 
-    def _lookup(self, key: str, expansions: Sequence[Expansion], merge: Any = None) -> Resolution:
+    def _lookup(self, key: str, expansions: Sequence[Expansion], merge: Any = None,
+                explain: bool = False) -> Resolution:
         segments = split_path(key)
         if not segments:
             raise HierarchyError('an empty key path was looked up')
         rules = self._rules_for(key, segments, merge)
         read = self._read_levels(expansions, segments, rules.resolve(segments)[0].knockout_prefix)
         try:
-            result = merge_layers(read.values, rules, segments)
+            result = merge_layers(read.values, rules, segments, explain)
         except MergeError as exc:
             raise HierarchyError('lookup of %r: %s' % (key, exc)) from exc
         if result.found and self.config.dialect != 'datum' and self._handlers.may_hold(read.files):
@@ -194,7 +202,7 @@ class Hierarchy:
             if problem:
                 raise HierarchyError(problem)
         return Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
-                          read.reports, result.warnings, _levels_used(result.sources))
+                          read.reports, result.warnings, _levels_used(result.sources), result.paths)
 
     def _rules_for(self, key: str, segments: Tuple[str, ...], merge: Any) -> Any:
         """The configuration's rules; with ``merge``, a rule of this call for the key path."""

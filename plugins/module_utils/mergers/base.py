@@ -28,6 +28,10 @@ SPECIFIC_FIRST = 'specific_first'
 GENERAL_FIRST = 'general_first'
 ORDERS = (SPECIFIC_FIRST, GENERAL_FIRST)
 DEFAULT_TUPLE_KEYS = ('Name', 'Version')   # Datum's deep preset
+# Where a nested value's strategy comes from when no rule names its path, in place of a rule's name (compared by
+# identity: a lookup_options key spelled the same is still a rule of its own).
+INHERITED = '(inherited)'     # a nested map under deep: its parent's strategy
+WHOLE = '(taken whole)'       # a nested value under hash or MostSpecific: the most specific one, whole
 
 _TAKES = {MOST_SPECIFIC: slice(0, 1), LEAST_SPECIFIC: slice(-1, None)}
 _ALL = slice(None)
@@ -76,6 +80,8 @@ class Merger(Record):
     """The modes a lookup_options rule may name; the others are for the dialects."""
     OPTIONS: ClassVar[Dict[str, str]] = {}
     """Fields shown by describe() as merge options when they differ from their default: field -> option."""
+    VALUES: ClassVar[str] = ''
+    """The kind of value it merges, as explain names it (docs/merge-strategies.md's types)."""
 
     mode: str = MOST_SPECIFIC
     knockout_prefix: Optional[str] = None
@@ -113,6 +119,13 @@ class Merger(Record):
         options = {option: _shown(getattr(self, name)) for name, option in self.OPTIONS.items()
                    if getattr(self, name) != self.DEFAULTS[name]}
         return {self.SETTING: self.mode}, options
+
+    def explained(self) -> Dict[str, Any]:
+        """What explain reports of the merger that merged a key path: its setting and the options it uses."""
+        settings, options = self.describe()
+        settings.update(options)
+        settings['knockout_prefix'] = self.knockout_prefix
+        return settings
 
     def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int) -> Any:
         raise NotImplementedError

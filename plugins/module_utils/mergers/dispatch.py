@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, List, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.kinds import (
-    EMPTY_LIST, LIST, MAP, MAP_LIST, family_of, kind_of,
+    EMPTY_LIST, LIST, MAP, MAP_LIST, SCALAR_LIST, family_of, kind_of,
 )
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
@@ -32,6 +32,8 @@ SEPARATE = 'separate'
 TOGETHER = 'together'
 LIST_KINDS = (SEPARATE, TOGETHER)
 MISMATCH_MODES = (MOST_SPECIFIC, LEAST_SPECIFIC)
+EMPTY_LISTS = 'empty list'
+"""What explain names a key path whose lists were all empty (no merger ran)."""
 
 
 class ByType(Record):
@@ -65,6 +67,8 @@ class ByType(Record):
         if len(values) > 1:
             values = self.same_family(run, path, values, family)
         if family is MAP:
+            if run.trace is not None:       # explain
+                run.trace.merged(path, strategy.maps)
             return strategy.maps.merge(run, path, values, strategy, depth)
         if family is LIST:
             return self.merge_lists(run, path, values, strategy, depth)
@@ -92,17 +96,16 @@ class ByType(Record):
         if self.lists == TOGETHER:
             kinds = {kind_of(items) for items in lists}
             kinds.discard(EMPTY_LIST)
-            if not kinds:
-                return []
-            merger = strategy.hash_arrays if kinds == {MAP_LIST} else strategy.scalar_lists
-            return merger.merge(run, path, lists, strategy, depth)
-        kinds = [kind_of(items) for items in lists]
-        kind = next((kind for kind in (kinds[::-1] if self.least else kinds) if kind != EMPTY_LIST), EMPTY_LIST)
-        if kind == EMPTY_LIST:
-            return []
-        same = [items for items, items_kind in zip(lists, kinds) if items_kind in (kind, EMPTY_LIST)]
-        if len(same) != len(lists):
-            run.warnings.append('type mismatch at %r: lists of maps and lists of scalars do not merge; the %s '
-                                'specific kind was kept' % (join_path(path), 'least' if self.least else 'most'))
-        merger = strategy.hash_arrays if kind == MAP_LIST else strategy.scalar_lists
-        return merger.merge(run, path, same, strategy, depth)
+            kind = EMPTY_LIST if not kinds else MAP_LIST if kinds == {MAP_LIST} else SCALAR_LIST
+        else:
+            kinds = [kind_of(items) for items in lists]
+            kind = next((kind for kind in (kinds[::-1] if self.least else kinds) if kind != EMPTY_LIST), EMPTY_LIST)
+            if kind != EMPTY_LIST:
+                lists = [items for items, items_kind in zip(lists, kinds) if items_kind in (kind, EMPTY_LIST)]
+                if len(lists) != len(kinds):
+                    run.warnings.append('type mismatch at %r: lists of maps and lists of scalars do not merge; the %s '
+                                        'specific kind was kept' % (join_path(path), 'least' if self.least else 'most'))
+        merger = None if kind == EMPTY_LIST else strategy.hash_arrays if kind == MAP_LIST else strategy.scalar_lists
+        if run.trace is not None:       # explain
+            run.trace.merged(path, merger, EMPTY_LISTS)
+        return [] if merger is None else merger.merge(run, path, lists, strategy, depth)

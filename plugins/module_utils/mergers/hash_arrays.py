@@ -47,6 +47,7 @@ class HashArrayMerger(Merger):
     MODES = (MOST_SPECIFIC, SUM, UNIQUE_KEY_VAL_TUPLES, DEEP_TUPLE, LEAST_SPECIFIC)
     PUBLIC_MODES = (MOST_SPECIFIC, SUM, UNIQUE_KEY_VAL_TUPLES, DEEP_TUPLE)
     OPTIONS = {'order': 'array_order', 'match': 'match_items_by'}
+    VALUES = 'hash array'
 
     tuple_keys: Tuple[str, ...] = DEFAULT_TUPLE_KEYS
     match: str = BY_TUPLE_KEYS
@@ -58,6 +59,12 @@ class HashArrayMerger(Merger):
         self.settle('order', canonical_name(self.order, ORDERS, 'merge option array_order value'))
         if self.mode in TUPLE_MODES and not self.tuple_keys and self.match == BY_TUPLE_KEYS:
             raise StrategyError('merge_hash_array %s needs merge_options.tuple_keys' % self.mode)
+
+    def explained(self) -> Dict[str, Any]:
+        explained = super().explained()
+        if self.mode in TUPLE_MODES and self.match == BY_TUPLE_KEYS:
+            explained['tuple_keys'] = list(self.tuple_keys)
+        return explained
 
     def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int) -> list:
         if depth > MAX_DEPTH:

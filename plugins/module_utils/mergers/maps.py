@@ -25,7 +25,7 @@ from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCA
 from ansible_collections.strata.hier.plugins.module_utils.knockout import is_marker, knockout_text, unmark
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
-    GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger, canonical_name,
+    GENERAL_FIRST, INHERITED, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, WHOLE, Merger, canonical_name,
 )
 from ansible_collections.strata.hier.plugins.module_utils.records import derived
 
@@ -52,6 +52,7 @@ class MapMerger(Merger):
     MODES = (MOST_SPECIFIC, HASH, DEEP, LEAST_SPECIFIC)
     PUBLIC_MODES = (MOST_SPECIFIC, HASH, DEEP)
     OPTIONS = {'nulls': 'null_values', 'key_order': 'key_order'}
+    VALUES = 'map'
 
     nulls: str = NULL_MISSING
     """A null in a map is not found (Datum), a value like any other, or deletes the key from less specific maps."""
@@ -181,7 +182,9 @@ class MapMerger(Merger):
         if family is SCALAR:
             child = self._scalar_strategy(run, path, strategy, documents)
             return child.scalars.merge(values), child, values
-        child = run.rules.resolve(path)[0] if documents else self._child_strategy(run, path, family, strategy)
+        child, rule = run.rules.resolve(path) if documents else self._child_rule(run, path, family, strategy)
+        if run.trace is not None:       # explain: the strategy chosen here is the one it reports
+            run.trace.chose(path, child, rule)
         whole = child.is_whole and (family is not LIST or len(values) == 1)     # lists: check their kinds
         return run.merge(path, values[:1] if whole else values, child, depth + 1, family), child, values
 
@@ -199,15 +202,18 @@ class MapMerger(Merger):
                 return rule[0]
         return parent
 
-    def _child_strategy(self, run: Any, path: Tuple[Any, ...], family: str, parent: Any) -> Any:
+    def _child_rule(self, run: Any, path: Tuple[Any, ...], family: str, parent: Any) -> Tuple[Any, str]:
+        """The strategy of a nested map or list and the rule it comes from: the path's own rule, else the
+        default (a list under deep), the parent's strategy (a map under deep: INHERITED) or the most specific
+        value whole (under hash and MostSpecific: WHOLE)."""
         rule = run.rules.explicit(path)
         if rule is not None:
-            return rule[0]
+            return rule
         if not self.recurses:
-            return parent.whole
+            return parent.whole, WHOLE
         if family is LIST:
-            return run.rules.default[0]
-        return parent
+            return run.rules.default
+        return parent, INHERITED
 
     def collect(self, maps: Sequence[Mapping], track: bool) -> tuple:
         """Per key (folded when keys are case-insensitive): the values, most specific first.

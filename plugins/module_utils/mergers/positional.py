@@ -37,6 +37,7 @@ class PositionalMerger(Merger):
     MODES = (POSITIONAL,)
     PUBLIC_MODES = ()
     OPTIONS = {'items': 'positional_items', 'nulls': 'null_values'}
+    VALUES = 'positional array'
 
     mode: str = POSITIONAL
     items: Optional[Any] = None

@@ -23,7 +23,7 @@ from ansible_collections.strata.hier.plugins.module_utils.knockout import ItemKn
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import may_hold_markers
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
-    DEFAULT_TUPLE_KEYS, GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger,
+    DEFAULT_TUPLE_KEYS, GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, WHOLE, Merger,
     canonical_name, general_first,
 )
 
@@ -40,6 +40,7 @@ class ScalarListMerger(Merger):
     MODES = (MOST_SPECIFIC, UNIQUE, SUM, LEAST_SPECIFIC)
     PUBLIC_MODES = (MOST_SPECIFIC, UNIQUE, SUM)
     OPTIONS = {'order': 'array_order'}
+    VALUES = 'base-type array'
 
     order: str = SPECIFIC_FIRST
     tuple_keys: Tuple[str, ...] = DEFAULT_TUPLE_KEYS
@@ -62,6 +63,8 @@ class ScalarListMerger(Merger):
             for item in items:
                 if picker.keeps(item):
                     if family_of(item) is not SCALAR:     # a list mixing scalars and containers
+                        if run.trace is not None:       # explain
+                            run.trace.chose(path, strategy.whole, WHOLE, path)
                         item = run.merge(path, [item], strategy.whole, depth + 1)
                     result.append(item)
             picker.end_layer()

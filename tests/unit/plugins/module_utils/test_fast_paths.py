@@ -169,6 +169,18 @@ def test_fast_paths_agree_on_hash_arrays_with_one_tuple_key(values, spec, case_i
     assert repr(fast) == repr(general)
 
 
+def _explaining(values, rules, path):
+    return merge_layers(values, rules, path, explain=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(LAYERS, SPECS, LOOKUP_OPTIONS, st.booleans(), st.one_of(st.just(()), PATHS))
+def test_explain_merges_as_a_lookup_without_it(values, spec, lookup_options, case_insensitive, path):
+    """explain merges without the fast paths (every strategy chosen where its report notes it): the same answer."""
+    rules = build_rules(spec, lookup_options, case_insensitive)
+    assert repr(outcome(_explaining, values, rules, path)) == repr(outcome(merge_layers, values, rules, path))
+
+
 def test_the_general_path_leaves_the_type_sets_as_they_were():
     before = (set(kinds.SCALAR_TYPES), set(kinds.VALUE_TYPES), set(kinds.MAP_TYPES))
     rules = MergeRules('deep')
