@@ -26,7 +26,7 @@ from ansible_collections.strata.hier.plugins.module_utils.knockout import ItemKn
 from ansible_collections.strata.hier.plugins.module_utils.limits import WorkBudget
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import INHERITED, WHOLE, fold_text
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import DEEP
-from ansible_collections.strata.hier.plugins.module_utils.paths import join_path, split_path
+from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
 from ansible_collections.strata.hier.plugins.module_utils.rules import DEFAULT_RULE, MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 
@@ -121,7 +121,7 @@ class MergeRun:
     def warn_mismatch(self, path: Sequence[Any], family: str, least: bool = False) -> None:
         which, others = ('least', 'more') if least else ('most', 'less')
         self.warnings.append('type mismatch at %r: the %s specific value is a %s; %s specific values '
-                             'of another type were ignored' % (join_path(path) or '(root)', which, family, others))
+                             'of another type were ignored' % (shown_path(path) or '(root)', which, family, others))
 
 
 _Merge = TypeVar('_Merge', bound=Callable[..., Any])

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, List, Tuple
 
+from ansible_collections.strata.hier.plugins.module_utils.identity import shown_path
 from ansible_collections.strata.hier.plugins.module_utils.kinds import (
     EMPTY_LIST, LIST, MAP, MAP_LIST, SCALAR_LIST, family_of, kind_of,
 )
@@ -25,7 +26,6 @@ from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPT
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
     LEAST_SPECIFIC, MOST_SPECIFIC, canonical_name,
 )
-from ansible_collections.strata.hier.plugins.module_utils.paths import join_path
 from ansible_collections.strata.hier.plugins.module_utils.records import Record, derived
 
 SEPARATE = 'separate'
@@ -104,7 +104,7 @@ class ByType(Record):
                 lists = [items for items, items_kind in zip(lists, kinds) if items_kind in (kind, EMPTY_LIST)]
                 if len(lists) != len(kinds):
                     run.warnings.append('type mismatch at %r: lists of maps and lists of scalars do not merge; the %s '
-                                        'specific kind was kept' % (join_path(path), 'least' if self.least else 'most'))
+                                        'specific kind was kept' % (shown_path(path), 'least' if self.least else 'most'))
         merger = None if kind == EMPTY_LIST else strategy.hash_arrays if kind == MAP_LIST else strategy.scalar_lists
         if run.trace is not None:       # explain
             run.trace.merged(path, merger, EMPTY_LISTS)

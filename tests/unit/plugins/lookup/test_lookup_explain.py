@@ -139,3 +139,20 @@ def test_a_vault_key_is_shown_by_its_type(tmp_path, vault_context):
     shown = [entry['path'] for entry in report['paths']]
     assert shown[:3] == ['ntp', 'ntp/inner', 'ntp/inner/x']
     assert len(shown) == 4 and shown[3].startswith('ntp/inner/<') and 's3cret' not in repr(report['paths'])
+
+
+@pytest.mark.parametrize('role_value', ['a scalar', '[a list of scalars]'])
+def test_a_type_mismatch_under_a_vault_key_names_the_key_by_its_type(tmp_path, vault_context, mocker, role_value):
+    """The merge's type mismatch warnings show a path through a vault key as explain does, never decrypted."""
+    ciphertext = VaultLib(SECRET).encrypt('s3cret-key').decode()
+    key = '? !vault |\n%s' % ''.join('      %s\n' % line for line in ciphertext.splitlines())
+    role = '{x: %s}' % role_value if role_value.startswith('[') else role_value
+    write(tmp_path, {
+        'hier.yml': 'datadir: data\nhierarchy: [Role, Common]\nlookup_options: {ntp: deep}\n',
+        'data/Role.yml': 'ntp:\n  inner:\n    %s    : %s\n' % (key, role),
+        'data/Common.yml': 'ntp:\n  inner:\n    %s    : %s\n' % (key, '{x: [{y: 1}]}' if role.startswith('{') else '[a]')})
+    warning = mocker.patch('ansible_collections.strata.hier.plugins.lookup.hier.display.warning')
+    lookup(tmp_path / 'hier.yml', 'ntp')
+    shown = ' '.join(str(call) for call in warning.call_args_list)
+    assert 'type mismatch at' in shown and 'ntp/inner/<' in shown
+    assert 's3cret' not in shown
