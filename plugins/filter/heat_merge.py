@@ -33,8 +33,9 @@ description:
   - A section that is empty (null) is an error, as in Heat.
   - The result has C(parameters), C(parameter_defaults) and C(resource_registry), and any other section a file gave;
     C(parameter_merge_strategies) is not returned.
-  - The filter translates Heat's strategies into settings of the collection's merge core. See the collection's
-    C(docs/heat.md) for the mapping and every place where the filter departs from Heat.
+  - The filter reproduces Heat's own merge functions (C(merge_map), C(merge_list) and the string join of
+    C(param_merge)). See the collection's C(docs/heat.md) for what each strategy does with each type and every
+    place where the filter departs from Heat.
   - The inputs are never modified; the result shares no map or list with them.
 positional: _input, _environments
 options:

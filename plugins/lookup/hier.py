@@ -33,27 +33,14 @@ description:
     V(true), V(yes), V(on) or V(1) as false) - an unknown option such as C(explian=true) is an error naming the valid
     ones, and O(explain) and O(render) take V(true) or V(false) (or V(yes)/V(no), V(on)/V(off), V(1)/V(0)) only.
     C(wantlist), C(errors) and C(allow_unsafe), which ansible-core takes for every lookup, are accepted.
+extends_documentation_fragment:
+  - strata.hier.hierarchy_config
 options:
   _terms:
     description: Key paths to look up, such as V(Packages) or V(SoftwareBaseline/Packages) (Datum's V(\\) works too).
     required: true
     type: list
     elements: str
-  config:
-    description:
-      - The hierarchy configuration, C(hier.yml) or C(Datum.yml).
-      - Without C(config=...), the first C(hier.yml), C(hiera.yaml) or C(Datum.yml) in the playbook's folder, then
-        beside each inventory source, then this setting (E(STRATA_HIER_CONFIG), C([strata_hier] config)); the error
-        when there is none lists the places searched.
-      - A relative path is relative to where it is set, as Ansible's own path settings are. Given to the lookup
-        (C(config=...)), to the playbook's folder; from C(ansible.cfg), to the folder of that C(ansible.cfg);
-        from E(STRATA_HIER_CONFIG), to the working directory. C(~) is expanded.
-    type: str
-    env:
-      - name: STRATA_HIER_CONFIG
-    ini:
-      - section: strata_hier
-        key: config
   default:
     description:
       - Returned for a key found on no level, whatever its value (V([]), V(0), V(false), V("")).

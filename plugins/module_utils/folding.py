@@ -22,7 +22,6 @@ from typing import Any, Iterable, List, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, WorkBudget, too_deep
-from ansible_collections.strata.hier.plugins.module_utils.mergers.scalars import join
 
 
 class Items:
@@ -93,11 +92,25 @@ def own(value: Any, budget: WorkBudget, path: Tuple[Any, ...] = (), depth: int =
 
 def finish(value: Any) -> Any:
     """The fold's result as plain data: Items as lists, Text as strings (a str subclass among the parts,
-    such as an untrusted-text marker, is kept: see scalars.join)."""
+    such as an untrusted-text marker, is kept: see joined)."""
     if isinstance(value, dict):
         return {key: finish(item) for key, item in value.items()}
     if isinstance(value, Items):
         return [finish(item) for item in reversed(value.head)] + [finish(item) for item in value.tail]
     if isinstance(value, Text):
-        return join(value.parts, '')
+        return joined(value.parts)
     return value
+
+
+def joined(parts: List[str]) -> str:
+    """Strings concatenated; the result keeps the class of a part whose class is a subclass of str
+    (such as a marker of untrusted text), so joining never launders a part."""
+    text = ''.join(parts)
+    for part in parts:
+        cls = type(part)
+        if cls is not str:
+            try:
+                return cls(text)
+            except Exception:   # pylint: disable=broad-except
+                return text
+    return text

@@ -118,10 +118,9 @@ class MergeRun:
         return ItemKnockouts(merger.tuple_keys, merger.knockout_prefix, self.tuple_freezer(merger.case_insensitive),
                              fold_text if merger.case_insensitive else None)
 
-    def warn_mismatch(self, path: Sequence[Any], family: str, least: bool = False) -> None:
-        which, others = ('least', 'more') if least else ('most', 'less')
-        self.warnings.append('type mismatch at %r: the %s specific value is a %s; %s specific values '
-                             'of another type were ignored' % (shown_path(path) or '(root)', which, family, others))
+    def warn_mismatch(self, path: Sequence[Any], family: str) -> None:
+        self.warnings.append('type mismatch at %r: the most specific value is a %s; less specific values '
+                             'of another type were ignored' % (shown_path(path) or '(root)', family))
 
 
 _Merge = TypeVar('_Merge', bound=Callable[..., Any])
@@ -160,11 +159,10 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), expla
     if not layers:
         return MergeResult(None, False, strategy, rule, [], paths=[] if explain else None)
     run = MergeRun(rules.every_path(), values, PathTrace()) if explain else MergeRun(rules, values)
-    dispatch = strategy.dispatch
-    family = family_of(values[layers[dispatch.index]])
+    family = family_of(values[layers[0]])
     kept = [index for index in layers if family_of(values[index]) is family]
     if len(kept) != len(layers):
-        run.warn_mismatch(keys, family, dispatch.least)
+        run.warn_mismatch(keys, family)
     found = [values[index] for index in kept]
     if explain:
         _trace_root(run.trace, keys, strategy, rule, family)

@@ -47,12 +47,6 @@ class MergeRules:
         for key, spec in lookup_options.items():
             self._add(str(key), spec)
         self.has_rules = bool(self._exact or self._regexes)
-        self.scalar_rules = self._any_scalar_rule()
-
-    def _any_scalar_rule(self) -> bool:
-        """Whether a rule merges scalars (merge_string, merge_scalar): only then do scalars in maps look up rules."""
-        rules = list(self._exact.values()) + [rule for _regex, rule in self._regexes]
-        return any(strategy.merges_scalars for strategy, _name in rules)
 
     def _parse(self, spec: Any, where: str) -> MergeStrategy:
         """A rule's strategy, its mergers comparing keys as this configuration does."""
@@ -104,7 +98,6 @@ class MergeRules:
         clone._exact[self.fold(join_path(path))] = (self._parse(spec, name), name)
         clone._cache = {}
         clone.has_rules = True
-        clone.scalar_rules = clone._any_scalar_rule()
         clone._every_path = None
         return clone
 

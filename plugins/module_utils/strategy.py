@@ -9,8 +9,9 @@ dispatch that hands values to them (mergers/).  Users write strategies as Datum 
 (``deep``), an alias (``MergeRecursively``), a single sub-strategy name (``Unique``) or a map of
 sub-strategies (Datum's custom structure) with ``merge_options`` ``knockout_prefix`` and
 ``tuple_keys``; ``parse_strategy`` turns any of them into a MergeStrategy.  That syntax is all a
-``lookup_options`` rule can say.  The dialects (cloud_init.py, heat.py, sequence.py, deckhand.py)
-build their strategies from mergers with settings of their own.
+``lookup_options`` rule can say.  Deckhand (deckhand.py) merges by a Datum strategy; ACM's sequences
+(sequence.py) build theirs from the mergers with the settings only they use (array order, items matched by
+their scalar values, lists of maps and of scalars together).  cloud-init and Heat merge by folds (folding.py).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, MAP_LIST, SCALAR, family_of, kind_of
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
-    DEFAULT_TUPLE_KEYS, MOST_SPECIFIC, WHOLE_MODES, Merger, canonical_name, for_where,
+    DEFAULT_TUPLE_KEYS, MOST_SPECIFIC, Merger, canonical_name, for_where,
 )
 from ansible_collections.strata.hier.plugins.module_utils.mergers.dispatch import ByType
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import (
@@ -75,10 +76,6 @@ class MergeStrategy(Record):
     @property
     def merge_hash_array(self) -> str:
         return self.hash_arrays.mode
-
-    @property
-    def merges_scalars(self) -> bool:
-        return not self.scalars.takes_most_specific()
 
     def _cached(self, key: Any, build: Callable[[], 'MergeStrategy']) -> 'MergeStrategy':
         derived = self._derived.get(key)
@@ -211,12 +208,12 @@ def _parse_map(spec: Mapping, where: str) -> MergeStrategy:
     modes = {setting: getattr(base, slot).mode for setting, slot in _SLOTS.items()}
     for setting, merger in _SUB_STRATEGIES.items():
         if setting in fields:
-            modes[setting] = canonical_name(fields[setting], merger.PUBLIC_MODES, setting, where)
+            modes[setting] = canonical_name(fields[setting], merger.MODES, setting, where)
     options = fields.get('merge_options') or {}
     if not isinstance(options, Mapping):
         raise StrategyError('merge_options must be a map%s' % for_where(where))
     options = _lower_keys(options, _OPTION_KEYS, 'merge option', where)
-    merges = any(mode not in WHOLE_MODES for mode in modes.values())
+    merges = any(mode != MOST_SPECIFIC for mode in modes.values())
     prefix = base.knockout_prefix or (DEFAULT_KNOCKOUT_PREFIX if merges else None)
     prefix = parse_knockout_prefix(options.get('knockout_prefix', prefix), where)
     tuple_keys = parse_tuple_keys(options['tuple_keys'], where) if 'tuple_keys' in options else base.tuple_keys

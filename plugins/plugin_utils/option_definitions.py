@@ -15,8 +15,9 @@ A one-line re-export beside a playbook (``lookup_plugins/hier.py`` holding ``fro
 option would be unknown ("No config definition exists for 'config' for 'hier' lookup plugin"):
 ``adopt_own_definitions`` registers the same definitions under that name.
 
-Only for DOCUMENTATION that Ansible's loader would read the same: no doc fragments, no templated defaults
-(tests/unit/plugins/plugin_utils/test_option_definitions.py compares both on every supported ansible-core).
+Only for DOCUMENTATION that Ansible's loader would read the same: doc fragments of this collection only (merged as
+Ansible merges them, ``with_fragments``), no templated defaults (tests/unit/plugins/plugin_utils/
+test_option_definitions.py compares both on every supported ansible-core).
 
 Ansible checks less than a user expects of options (issue 33): it ignores options a plugin does not define when they
 are given directly (a lookup's keyword arguments), reads any text other than true/yes/on/1 as false for a boolean,
@@ -27,6 +28,7 @@ and a vars plugin whose ``stage`` is not one of its choices runs as if none were
 from __future__ import annotations
 
 import difflib
+import importlib
 from collections.abc import Mapping
 from typing import Any, Collection, Dict, List, Optional, Tuple
 
@@ -40,6 +42,8 @@ from ansible_collections.strata.hier.plugins.plugin_utils.parse import kept_for_
 
 _SafeLoader = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
 _PARSED: Dict[str, Dict[str, Any]] = {}
+_COLLECTION = 'strata.hier.'
+_FRAGMENTS = 'ansible_collections.strata.hier.plugins.doc_fragments.'
 
 
 def own_definitions(module_name: str, documentation: str) -> Dict[str, Any]:
@@ -51,7 +55,31 @@ def own_definitions(module_name: str, documentation: str) -> Dict[str, Any]:
 
 
 def _options_of(documentation: str) -> Dict[str, Any]:
-    return yaml.load(documentation, Loader=_SafeLoader).get('options') or {}
+    # the fragments are parsed with DOCUMENTATION and kept with its options: a run's code does not change
+    doc = yaml.load(documentation, Loader=_SafeLoader)
+    return with_fragments(doc.get('options') or {}, doc.get('extends_documentation_fragment') or ())
+
+
+def with_fragments(options: Mapping[str, Any], fragments: Any) -> Dict[str, Any]:
+    """The options with those of the doc fragments merged in, in order, as Ansible's ``add_fragments`` does: an
+    option defined before keeps its keys and takes the fragment's others. (Ansible also names the collection beside a
+    fragment option's ``version_added``; test_option_definitions.py would tell if a fragment the lookup uses had one.)"""
+    merged = dict(options)
+    for name in fragments.split(',') if isinstance(fragments, str) else fragments:     # Ansible takes both forms
+        for option, definition in fragment_options(name.strip()).items():
+            merged[option] = dict(definition, **merged[option]) if option in merged else definition
+    return merged
+
+
+def fragment_options(name: str) -> Dict[str, Any]:
+    """The options of one of this collection's doc fragments (``strata.hier.hierarchy_config``, or a variant such as
+    ``strata.hier.hierarchy_config.lookup``: the fragment's ``LOOKUP``)."""
+    if not name.startswith(_COLLECTION):
+        raise AnsibleError('a plugin registering its own option definitions can extend only strata.hier doc fragments, '
+                           'not %s' % name)
+    module, _dot, variant = name[len(_COLLECTION):].partition('.')
+    fragment = importlib.import_module(_FRAGMENTS + module).ModuleDocFragment
+    return yaml.load(getattr(fragment, (variant or 'documentation').upper()), Loader=_SafeLoader).get('options') or {}
 
 
 def register_own_definitions(plugin_type: str, module_name: str, documentation: str) -> None:

@@ -36,6 +36,7 @@ description:
     C([defaults] vars_plugins_enabled = host_group_vars,strata.hier.hier) or E(ANSIBLE_VARS_ENABLED).
 extends_documentation_fragment:
   - ansible.builtin.vars_plugin_staging
+  - strata.hier.hierarchy_config
   - strata.hier.reserved_keys
 options:
   allow_reserved_keys:
@@ -50,19 +51,6 @@ options:
         key: vars_stage
     env:
       - name: STRATA_HIER_VARS_STAGE
-  config:
-    description:
-      - The hierarchy configuration, C(hier.yml) or C(Datum.yml), the same setting the lookup reads.
-      - Used when no C(hier.yml), C(hiera.yaml) or C(Datum.yml) is found in the playbook's folder or beside an
-        inventory source (the lookup without C(config=) searches the same places).
-      - A relative path is relative to the folder of the C(ansible.cfg) that sets it, or from E(STRATA_HIER_CONFIG)
-        to the working directory. C(~) is expanded.
-    type: str
-    env:
-      - name: STRATA_HIER_CONFIG
-    ini:
-      - section: strata_hier
-        key: config
   keys:
     description:
       - The top-level keys to give hosts; all of them when neither this nor O(keys_pattern) is set.

@@ -22,8 +22,6 @@ from ansible_collections.strata.hier.plugins.module_utils.identity import shown
 from ansible_collections.strata.hier.plugins.module_utils.records import Record, derived
 
 MOST_SPECIFIC = 'MostSpecific'
-LEAST_SPECIFIC = 'LeastSpecific'      # the least specific value, whole ("the existing value wins")
-WHOLE_MODES = (MOST_SPECIFIC, LEAST_SPECIFIC)
 SPECIFIC_FIRST = 'specific_first'
 GENERAL_FIRST = 'general_first'
 ORDERS = (SPECIFIC_FIRST, GENERAL_FIRST)
@@ -33,7 +31,7 @@ DEFAULT_TUPLE_KEYS = ('Name', 'Version')   # Datum's deep preset
 INHERITED = '(inherited)'     # a nested map under deep: its parent's strategy
 WHOLE = '(taken whole)'       # a nested value under hash or MostSpecific: the most specific one, whole
 
-_TAKES = {MOST_SPECIFIC: slice(0, 1), LEAST_SPECIFIC: slice(-1, None)}
+_MOST_SPECIFIC_ONLY = slice(0, 1)
 _ALL = slice(None)
 
 
@@ -76,8 +74,6 @@ class Merger(Record):
     SETTING: ClassVar[str] = ''
     """The strategy key naming the mode (``merge_hash``...), in messages and ``describe()``."""
     MODES: ClassVar[Tuple[str, ...]] = (MOST_SPECIFIC,)
-    PUBLIC_MODES: ClassVar[Tuple[str, ...]] = (MOST_SPECIFIC,)
-    """The modes a lookup_options rule may name; the others are for the dialects."""
     OPTIONS: ClassVar[Dict[str, str]] = {}
     """Fields shown by describe() as merge options when they differ from their default: field -> option."""
     VALUES: ClassVar[str] = ''
@@ -86,11 +82,11 @@ class Merger(Record):
     mode: str = MOST_SPECIFIC
     knockout_prefix: Optional[str] = None
     takes: slice = derived()
-    """The layers merged: the most specific, the least specific, or all."""
+    """The layers merged: the most specific only, or all."""
 
     def __post_init__(self) -> None:
         self.settle('mode', canonical_name(self.mode, self.MODES, self.SETTING))
-        self.settle('takes', _TAKES.get(self.mode, _ALL))
+        self.settle('takes', _MOST_SPECIFIC_ONLY if self.mode == MOST_SPECIFIC else _ALL)
         self._settle()
 
     def _settle(self) -> None:

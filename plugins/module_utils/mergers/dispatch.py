@@ -6,12 +6,12 @@
 
 The most specific value's type decides (Datum): maps go to the map merger, scalars to the scalar
 merger, lists to the hash-array merger when the most specific non-empty list holds only maps, else
-to the base-type array merger.  Values of another type are dropped with a warning (a null dropped,
-or a null winning, is no mismatch).
+to the base-type array merger.  Values of another type are dropped with a warning (a null is no value
+and never reaches the dispatch).
 
-For the dialects: the least specific value's type decides (cloud-init's mergers dispatch on the
-existing value), and lists of maps and of scalars may merge together as one list (cloud-init, ACM):
-by the hash-array merger when every item is a map, else by the base-type array merger.
+For ACM's sequences (sequence.py): lists of maps and of scalars may merge together as one list
+(``list_kinds: together``): by the hash-array merger when every item is a map, else by the base-type
+array merger.
 """
 
 from __future__ import annotations
@@ -23,39 +23,26 @@ from ansible_collections.strata.hier.plugins.module_utils.kinds import (
     EMPTY_LIST, LIST, MAP, MAP_LIST, SCALAR_LIST, family_of, kind_of,
 )
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
-from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
-    LEAST_SPECIFIC, MOST_SPECIFIC, canonical_name,
-)
-from ansible_collections.strata.hier.plugins.module_utils.records import Record, derived
+from ansible_collections.strata.hier.plugins.module_utils.mergers.base import canonical_name
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 
 SEPARATE = 'separate'
 TOGETHER = 'together'
 LIST_KINDS = (SEPARATE, TOGETHER)
-MISMATCH_MODES = (MOST_SPECIFIC, LEAST_SPECIFIC)
 EMPTY_LISTS = 'empty list'
 """What explain names a key path whose lists were all empty (no merger ran)."""
 
 
 class ByType(Record):
-    """Dispatch by the type of the winning value: the most specific one's, or with ``winner``
-    LeastSpecific the least specific one's."""
+    """Dispatch by the type of the winning value, the most specific one's."""
 
-    winner: str = MOST_SPECIFIC
     lists: str = SEPARATE
-    index: int = derived()
-    """Where the winning value is among values listed most specific first."""
-    least: bool = derived()
 
     def __post_init__(self) -> None:
-        self.settle('winner', canonical_name(self.winner, MISMATCH_MODES, 'merge option type_mismatch value'))
         self.settle('lists', canonical_name(self.lists, LIST_KINDS, 'merge option list_kinds value'))
-        self.settle('least', self.winner == LEAST_SPECIFIC)
-        self.settle('index', -1 if self.least else 0)
 
     def describe(self) -> Tuple[dict, dict]:
         options = {}
-        if self.least:
-            options['type_mismatch'] = self.winner
         if self.lists != SEPARATE:
             options['list_kinds'] = self.lists
         return {}, options
@@ -63,7 +50,7 @@ class ByType(Record):
     def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int,
               family: Any = None) -> Any:
         if family is None:
-            family = family_of(values[self.index])
+            family = family_of(values[0])
         if len(values) > 1:
             values = self.same_family(run, path, values, family)
         if family is MAP:
@@ -75,19 +62,15 @@ class ByType(Record):
         return strategy.scalars.merge(values)
 
     def winning_family(self, run: Any, path: Tuple[Any, ...], values: List[Any]) -> Tuple[str, List[Any]]:
-        family = family_of(values[self.index])
+        family = family_of(values[0])
         return family, self.same_family(run, path, values, family)
 
     def same_family(self, run: Any, path: Tuple[Any, ...], values: List[Any], family: str) -> List[Any]:
-        """The values of the winning value's family; warn when others were dropped, unless the
-        winner or every dropped value is a null (nulls as values)."""
+        """The values of the winning value's family; warn when others were dropped."""
         for value in values:
             if family_of(value) is not family:
-                kept = [value for value in values if family_of(value) is family]
-                dropped = [value for value in values if family_of(value) is not family]
-                if values[self.index] is not None and any(value is not None for value in dropped):
-                    run.warn_mismatch(path, family, self.least)
-                return kept
+                run.warn_mismatch(path, family)
+                return [value for value in values if family_of(value) is family]
         return values
 
     def merge_lists(self, run: Any, path: Tuple[Any, ...], lists: List[Any], strategy: Any, depth: int) -> list:
@@ -99,12 +82,12 @@ class ByType(Record):
             kind = EMPTY_LIST if not kinds else MAP_LIST if kinds == {MAP_LIST} else SCALAR_LIST
         else:
             kinds = [kind_of(items) for items in lists]
-            kind = next((kind for kind in (kinds[::-1] if self.least else kinds) if kind != EMPTY_LIST), EMPTY_LIST)
+            kind = next((kind for kind in kinds if kind != EMPTY_LIST), EMPTY_LIST)
             if kind != EMPTY_LIST:
                 lists = [items for items, items_kind in zip(lists, kinds) if items_kind in (kind, EMPTY_LIST)]
                 if len(lists) != len(kinds):
-                    run.warnings.append('type mismatch at %r: lists of maps and lists of scalars do not merge; the %s '
-                                        'specific kind was kept' % (shown_path(path), 'least' if self.least else 'most'))
+                    run.warnings.append('type mismatch at %r: lists of maps and lists of scalars do not merge; the most '
+                                        'specific kind was kept' % (shown_path(path),))
         merger = None if kind == EMPTY_LIST else strategy.hash_arrays if kind == MAP_LIST else strategy.scalar_lists
         if run.trace is not None:       # explain
             run.trace.merged(path, merger, EMPTY_LISTS)

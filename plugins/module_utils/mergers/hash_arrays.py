@@ -11,9 +11,9 @@ Order: the most specific layer's items first, then the items of less specific la
 seen yet.  An item without any of the tuple keys is kept as it is, unmatched; a missing tuple key counts
 as a value of its own.  With case-insensitive keys, tuple keys and tuple values compare case-insensitively.
 
-For the dialects: ``LeastSpecific`` (the least specific array, whole), matching by all scalar values
-(``match_items_by: scalar_values``: ACM's sets without a primary key), and the least specific layer's
-items first (``array_order: general_first``; a matched item stays where its most specific occurrence is).
+For ACM's sequences (sequence.py): matching by all scalar values (``match_items_by: scalar_values``: sets
+without a primary key), and the least specific layer's items first (``array_order: general_first``; a matched
+item stays where its most specific occurrence is).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ansible_collections.strata.hier.plugins.module_utils.errors import Strategy
 from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
-    DEFAULT_TUPLE_KEYS, GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger,
+    DEFAULT_TUPLE_KEYS, GENERAL_FIRST, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger,
     canonical_name, fold_text, general_first,
 )
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import may_hold_markers
@@ -44,8 +44,7 @@ class HashArrayMerger(Merger):
     """Lists of maps."""
 
     SETTING = 'merge_hash_array'
-    MODES = (MOST_SPECIFIC, SUM, UNIQUE_KEY_VAL_TUPLES, DEEP_TUPLE, LEAST_SPECIFIC)
-    PUBLIC_MODES = (MOST_SPECIFIC, SUM, UNIQUE_KEY_VAL_TUPLES, DEEP_TUPLE)
+    MODES = (MOST_SPECIFIC, SUM, UNIQUE_KEY_VAL_TUPLES, DEEP_TUPLE)
     OPTIONS = {'order': 'array_order', 'match': 'match_items_by'}
     VALUES = 'hash array'
 
@@ -74,7 +73,7 @@ class HashArrayMerger(Merger):
         groups = self.groups(run, values[self.takes])
         if maps.takes_one:
             result = [maps.merge(run, path, group[:1], items_strategy, depth + 1) for group in groups]
-        elif maps.merges_plainly(run, items_strategy):
+        elif maps.plain_keys:
             result = [maps.merge_nested(run, path, group, items_strategy, depth + 1) for group in groups]
         else:
             result = [maps.merge(run, path, group, items_strategy, depth + 1) for group in groups]

@@ -9,9 +9,8 @@ The most specific layer's items come first.  An item ``--item`` removes ``item``
 layers; a map item whose tuple-key value carries the prefix removes the map items with that tuple,
 as in hash arrays.  Items compare case-sensitively (Datum's ``Select-Object -Unique``).
 
-For the dialects: ``LeastSpecific`` (the least specific list, whole) and the least specific layer's
-items first (``array_order: general_first``; an item Unique matched stays where its most specific
-occurrence is).
+For ACM's sequences (sequence.py): the least specific layer's items first (``array_order: general_first``;
+an item Unique matched stays where its most specific occurrence is).
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from ansible_collections.strata.hier.plugins.module_utils.knockout import ItemKn
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import may_hold_markers
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
-    DEFAULT_TUPLE_KEYS, GENERAL_FIRST, LEAST_SPECIFIC, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, WHOLE, Merger,
+    DEFAULT_TUPLE_KEYS, GENERAL_FIRST, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, WHOLE, Merger,
     canonical_name, general_first,
 )
 
@@ -37,8 +36,7 @@ class ScalarListMerger(Merger):
     """Lists of scalars (and of scalars mixed with other items)."""
 
     SETTING = 'merge_basetype_array'
-    MODES = (MOST_SPECIFIC, UNIQUE, SUM, LEAST_SPECIFIC)
-    PUBLIC_MODES = (MOST_SPECIFIC, UNIQUE, SUM)
+    MODES = (MOST_SPECIFIC, UNIQUE, SUM)
     OPTIONS = {'order': 'array_order'}
     VALUES = 'base-type array'
 

@@ -2,13 +2,11 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Strategies with the mergers' settings beyond Datum, built through the core's internal API (as the
-dialects build theirs), from Datum's map syntax extended by those settings.
+"""Strategies with the mergers' settings beyond Datum, built through the core's internal API (as ACM's
+sequences build theirs, sequence.py), from Datum's map syntax extended by those settings.
 
-Only the tests use this spelling; lookup_options accept Datum's syntax alone.  The keys beside Datum's:
-``merge_string``, ``merge_scalar``, ``LeastSpecific`` and ``Positional`` as modes, and the merge options
-``array_order``, ``key_order``, ``string_order``, ``string_separator``, ``match_items_by``,
-``null_values``, ``type_mismatch``, ``list_kinds``, ``positional_items``.
+Only the tests use this spelling; lookup_options accept Datum's syntax alone.  The merge options beside Datum's:
+``array_order``, ``match_items_by`` and ``list_kinds``, each combined here with every Datum setting.
 """
 
 from __future__ import annotations
@@ -18,9 +16,7 @@ from hypothesis import strategies as st
 from ansible_collections.strata.hier.plugins.module_utils.mergers.dispatch import ByType
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import HashArrayMerger
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import MapMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.positional import PositionalMerger
 from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import ScalarListMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.scalars import ScalarMerger
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy, parse_strategy
 
@@ -35,34 +31,17 @@ def extended_strategy(spec):
     options = dict(spec.pop('merge_options', None) or {})
     base = parse_strategy(spec.pop('strategy', 'MostSpecific'))
     modes = {setting: spec.get(setting, getattr(base, slot).mode) for setting, slot in SLOTS.items()}
-    scalar_modes = (spec.get('merge_string', 'MostSpecific'), spec.get('merge_scalar', 'MostSpecific'))
-    merges = any(str(mode).lower() not in ('mostspecific', 'leastspecific')
-                 for mode in tuple(modes.values()) + scalar_modes)
-    settings = {
-        'knockout_prefix': options.get('knockout_prefix', base.knockout_prefix or ('--' if merges else None)),
-        'tuple_keys': tuple(options.get('tuple_keys', base.tuple_keys)),
-        'nulls': options.get('null_values', 'not_found'),
-        'items': extended_strategy(options['positional_items']) if options.get('positional_items') else None,
-    }
+    merges = any(str(mode).lower() != 'mostspecific' for mode in modes.values())
+    prefix = options.get('knockout_prefix', base.knockout_prefix or ('--' if merges else None))
+    order = options.get('array_order', 'specific_first')
+    tuple_keys = tuple(options.get('tuple_keys', base.tuple_keys))
     return MergeStrategy(
         name='custom',
-        maps=MapMerger(modes['merge_hash'], settings['knockout_prefix'], nulls=settings['nulls'],
-                       key_order=options.get('key_order', 'specific_first')),
-        scalars=ScalarMerger(*scalar_modes, order=options.get('string_order', 'specific_first'),
-                             separator=options.get('string_separator', '')),
-        scalar_lists=_list_merger(ScalarListMerger, modes['merge_basetype_array'], options, settings, {}),
-        hash_arrays=_list_merger(HashArrayMerger, modes['merge_hash_array'], options, settings,
-                                 {'match': options.get('match_items_by', 'tuple_keys')}),
-        dispatch=ByType(options.get('type_mismatch', 'MostSpecific'), options.get('list_kinds', 'separate')))
-
-
-def _list_merger(cls, mode, options, settings, extra):
-    if str(mode).lower() == 'positional':
-        return PositionalMerger(knockout_prefix=settings['knockout_prefix'], items=settings['items'],
-                                nulls=settings['nulls'], tuple_keys=settings['tuple_keys'],
-                                of_maps=cls is HashArrayMerger)
-    return cls(mode, settings['knockout_prefix'], order=options.get('array_order', 'specific_first'),
-               tuple_keys=settings['tuple_keys'], **extra)
+        maps=MapMerger(modes['merge_hash'], prefix),
+        scalar_lists=ScalarListMerger(modes['merge_basetype_array'], prefix, order=order, tuple_keys=tuple_keys),
+        hash_arrays=HashArrayMerger(modes['merge_hash_array'], prefix, order=order, tuple_keys=tuple_keys,
+                                    match=options.get('match_items_by', 'tuple_keys')),
+        dispatch=ByType(options.get('list_kinds', 'separate')))
 
 
 def extended_rules(default, lookup_options=None, case_insensitive_keys=False):
@@ -71,34 +50,20 @@ def extended_rules(default, lookup_options=None, case_insensitive_keys=False):
     return MergeRules(extended_strategy(default), lookup_options, case_insensitive_keys)
 
 
-_ORDERS = st.sampled_from(['specific_first', 'general_first'])
-
-
-def extended_specs(tuple_keys=(['Name'],), prefixes=None, strings=True, tuple_modes=('DeepTuple',),
-                   positional_items=(None, 'deep', {'merge_string': 'Join'})):
+def extended_specs(tuple_keys=(['Name'],), prefixes=None, tuple_modes=('DeepTuple',)):
     """Generated extended specs (for extended_strategy), every setting drawn; ``prefixes`` None: the default
-    prefix; ``strings``: Join and its options too."""
+    prefix."""
     options = {
         'tuple_keys': st.sampled_from(list(tuple_keys)),
-        'array_order': _ORDERS,
-        'key_order': _ORDERS,
+        'array_order': st.sampled_from(['specific_first', 'general_first']),
         'match_items_by': st.sampled_from(['tuple_keys', 'scalar_values']),
-        'null_values': st.sampled_from(['not_found', 'value', 'delete']),
-        'type_mismatch': st.sampled_from(['MostSpecific', 'LeastSpecific']),
         'list_kinds': st.sampled_from(['separate', 'together']),
-        'positional_items': st.sampled_from(list(positional_items)),
     }
     if prefixes is not None:
         options['knockout_prefix'] = st.sampled_from(list(prefixes))
-    spec = {
-        'merge_hash': st.sampled_from(['MostSpecific', 'hash', 'deep', 'LeastSpecific']),
-        'merge_basetype_array': st.sampled_from(['MostSpecific', 'Unique', 'Sum', 'LeastSpecific', 'Positional']),
-        'merge_hash_array': st.sampled_from(['MostSpecific', 'Sum'] + list(tuple_modes) + ['LeastSpecific', 'Positional']),
-        'merge_scalar': st.sampled_from(['MostSpecific', 'LeastSpecific']),
-    }
-    if strings:
-        spec['merge_string'] = st.sampled_from(['MostSpecific', 'LeastSpecific', 'Join'])
-        options['string_order'] = _ORDERS
-        options['string_separator'] = st.sampled_from(['', ','])
-    spec['merge_options'] = st.fixed_dictionaries(options)
-    return st.fixed_dictionaries(spec)
+    return st.fixed_dictionaries({
+        'merge_hash': st.sampled_from(['MostSpecific', 'hash', 'deep']),
+        'merge_basetype_array': st.sampled_from(['MostSpecific', 'Unique', 'Sum']),
+        'merge_hash_array': st.sampled_from(['MostSpecific', 'Sum'] + list(tuple_modes)),
+        'merge_options': st.fixed_dictionaries(options),
+    })

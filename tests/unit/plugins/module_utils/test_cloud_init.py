@@ -294,6 +294,13 @@ class TestRealBehaviour:
             {'l': ['o', 'n']}
         assert merged({'a': 1, 'merge_how': 'dict()', 'merge_type': 'list()'}) == {'a': 1}
 
+    def test_appended_strings_keep_a_str_subclass(self):
+        """A str subclass (such as a marker of untrusted text) among appended parts is not laundered into str."""
+        class Marked(str):
+            pass
+        result = merged({'s': 'a'}, {'s': Marked('b'), 'merge_how': 'dict(recurse_str)+str(append)'})['s']
+        assert result == 'ab' and isinstance(result, Marked)
+
     def test_nothing_is_a_knockout_and_nulls_are_skipped(self):
         assert merged(None, {'--a': 1, 'l': ['--x']}, None) == {'--a': 1, 'l': ['--x']}
 

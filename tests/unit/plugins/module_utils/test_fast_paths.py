@@ -5,9 +5,9 @@
 """The engine's fast paths agree with its general path, on generated data and under every strategy.
 
 Each fast path is a shortcut the engine takes when it can tell the general path would give the same
-answer (maps that cannot hold knockout markers, values of the builtin scalar types, strategies whose
-scalars always take the most specific value, whole values...).  ``general_path()`` switches every one
-of them off; the merged value, its sources and the warnings must not change.
+answer (maps that cannot hold knockout markers, values of the builtin scalar types, whole values...).
+``general_path()`` switches every one of them off; the merged value, its sources and the warnings must not
+change.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from hypothesis import given, settings, strategies as st
 from ansible_collections.strata.hier.plugins.module_utils import identity, kinds
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.mergers import hash_arrays, maps, scalar_lists
-from ansible_collections.strata.hier.plugins.module_utils.mergers.scalars import ScalarMerger
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_rules, extended_specs
@@ -60,10 +59,8 @@ def general_path(rules):
         stack.enter_context(mock.patch.object(kinds, 'VALUE_TYPES', _ForgetfulSet()))
         stack.enter_context(mock.patch.object(maps, 'SCALAR_TYPES', frozenset()))
         stack.enter_context(mock.patch.object(MergeStrategy, 'is_whole', _never(), create=True))
-        stack.enter_context(mock.patch.object(ScalarMerger, 'trivial', _never(), create=True))
         stack.enter_context(mock.patch.object(kinds, '_FAMILY_BY_TYPE', _Forgetful()))
         stack.enter_context(mock.patch.object(identity, '_IDENTITY_BY_TYPE', _Forgetful()))
-        stack.enter_context(mock.patch.object(rules, 'scalar_rules', True))
         stack.enter_context(mock.patch.object(maps, '_PLAIN_MAPS', frozenset()))
         stack.enter_context(mock.patch.object(scalar_lists, 'PLAIN_SCALARS', frozenset()))
         stack.enter_context(mock.patch.object(hash_arrays, 'PLAIN_SCALARS', frozenset()))
@@ -203,15 +200,15 @@ def test_a_null_in_a_wide_map_is_not_found_after_the_general_path_ran():
 
 
 def test_general_path_is_really_taken():
-    """The switches reach the engine: scalars in maps go through the family check and the scalar rule look-up."""
+    """The switches reach the engine: scalars and maps in maps go through the family check of each key."""
     rules = MergeRules('deep')
     layers = [{'a': {'x': 1}, 'b': 'text'}, {'a': {'y': 2}, 'b': 'other'}]
-    with mock.patch.object(maps.MapMerger, '_scalar_strategy', wraps=maps.MapMerger._scalar_strategy) as scalar_strategy:
+    with mock.patch.object(maps.MapMerger, '_merge_key', autospec=True, side_effect=maps.MapMerger._merge_key) as key:
         assert merge_layers(layers, rules).value == {'a': {'x': 1, 'y': 2}, 'b': 'text'}
-        assert not scalar_strategy.called
+        assert not key.called
         with general_path(rules):
             assert merge_layers(layers, rules).value == {'a': {'x': 1, 'y': 2}, 'b': 'text'}
-        assert scalar_strategy.called
+        assert key.called
 
 
 def test_general_path_is_really_taken_by_lists_and_hash_arrays():

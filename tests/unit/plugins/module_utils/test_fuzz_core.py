@@ -108,14 +108,8 @@ DATUM = st.one_of(
         'merge_options': st.fixed_dictionaries({'knockout_prefix': st.sampled_from(PREFIXES + (None,)),
                                                 'tuple_keys': st.sampled_from([['Name'], ['Name', 'Version'],
                                                                                ['ip']])})}))
-EXTENDED = extended_specs(tuple_keys=(['Name'], ['ip']), prefixes=PREFIXES + (None,), strings=False,
-                          tuple_modes=('DeepTuple', 'UniqueKeyValTuples'),
-                          positional_items=(None, 'deep', {'merge_hash': 'deep', 'merge_basetype_array': 'Positional'}),
-                          ).map(extended_strategy)
-JOINING = st.fixed_dictionaries({
-    'merge_hash': st.sampled_from(['hash', 'deep']), 'merge_string': st.just('Join'),
-    'merge_options': st.fixed_dictionaries({'knockout_prefix': st.just(None),
-                                            'string_separator': st.sampled_from(['', ','])})}).map(extended_strategy)
+EXTENDED = extended_specs(tuple_keys=(['Name'], ['ip']), prefixes=PREFIXES + (None,),
+                          tuple_modes=('DeepTuple', 'UniqueKeyValTuples')).map(extended_strategy)
 PATHS = st.sampled_from(['a', 'a/b', 'Name', '^a/.*', '^(b|Name)$', 'a/Name/v'])
 
 
@@ -198,7 +192,7 @@ def test_merge_layers_with_datum_strategies(values, rules_, path):
 
 
 @FUZZ
-@given(LAYERS, rules(st.one_of(EXTENDED, JOINING, DATUM)), st.sampled_from(['', 'a']))
+@given(LAYERS, rules(st.one_of(EXTENDED, DATUM)), st.sampled_from(['', 'a']))
 def test_merge_layers_with_the_dialects_settings(values, rules_, path):
     honours_the_contract(merge_layers, values, rules_, path)
 

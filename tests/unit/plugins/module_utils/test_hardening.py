@@ -20,9 +20,7 @@ from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRule
 from ansible_collections.strata.hier.plugins.module_utils.sequence import merge_scopes
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.contract import Sealed, lines_run, work_bound
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb
-from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import (
-    extended_rules, extended_strategy,
-)
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_rules
 
 DEEP = MergeRules('deep')
 
@@ -110,11 +108,6 @@ class TestVaultValuesAreComparedByCiphertext:
 
 
 class TestNoMarkerSurvives:
-    def test_positional_hash_arrays(self):
-        positional = MergeRules(extended_strategy({'merge_hash_array': 'Positional'}))
-        assert merge_layers([[{'Name': '--x'}], [{'Name': 'x'}]], positional).value == [{'Name': 'x'}]
-        assert merge_layers([[{'Name': '--x'}, {'Name': 'y'}], [{'Name': 'x'}]], positional).value == [{'Name': 'y'}]
-
     def test_lists_merged_together(self):
         together = extended_rules({'merge_basetype_array': 'Unique', 'merge_options': {'list_kinds': 'together'}})
         assert merge_layers([[{'Name': '--a'}], ['a']], together).value == ['a']

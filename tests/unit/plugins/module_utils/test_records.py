@@ -10,6 +10,7 @@ from typing import ClassVar, Tuple
 
 import pytest
 
+from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import HashArrayMerger
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import MapMerger
 from ansible_collections.strata.hier.plugins.module_utils.records import Record, derived
 from ansible_collections.strata.hier.plugins.module_utils.strategy import PRESETS, parse_strategy
@@ -98,8 +99,9 @@ def test_mergers_and_strategies_keep_value_semantics():
 
 
 def test_describe_reports_options_that_differ_from_the_defaults():
-    merger = MapMerger('deep', '--', nulls='value')
-    assert merger.describe() == ({'merge_hash': 'deep'}, {'null_values': 'value'})
+    merger = HashArrayMerger('Sum', '--', order='general_first')
+    assert merger.describe() == ({'merge_hash_array': 'Sum'}, {'array_order': 'general_first'})
+    assert MapMerger('deep', '--').describe() == ({'merge_hash': 'deep'}, {})
 
 
 def test_annotations_are_read_as_strings_too():

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ansible_collections.strata.hier.tests.unit.plugins.fresh_process import run_fresh
 
 MODULE = 'ansible_collections.strata.hier.plugins.lookup.hier'
@@ -90,3 +92,19 @@ def test_unknown_options_text_suggests_the_closest_valid_name():
                                                               'valid options: explain, keys, query, stage')
     assert unknown_options_text(['zzz', 'qurey'], DEFINITIONS) == ('unknown options qurey (did you mean query?), zzz; '
                                                                    'valid options: explain, keys, query, stage')
+
+
+def test_the_collections_doc_fragments_merge_as_ansible_merges_them():
+    """The lookup's own definitions take its doc fragments (the config option, shared with the vars plugin)."""
+    from ansible.errors import AnsibleError
+    from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import with_fragments
+    own = {'config': {'description': 'mine', 'type': 'path'}, 'other': {'type': 'str'}}
+    merged = with_fragments(own, ['strata.hier.hierarchy_config', 'strata.hier.reserved_keys'])
+    assert merged['config'] == {'description': 'mine', 'type': 'path', 'env': [{'name': 'STRATA_HIER_CONFIG'}],
+                                'ini': [{'section': 'strata_hier', 'key': 'config'}]}   # the plugin's keys win
+    assert merged['other'] == {'type': 'str'} and merged['allow_reserved_keys']['type'] == 'list'
+    assert own == {'config': {'description': 'mine', 'type': 'path'}, 'other': {'type': 'str'}}
+    assert with_fragments({}, 'strata.hier.hierarchy_config, strata.hier.reserved_keys') == \
+        with_fragments({}, ['strata.hier.hierarchy_config', 'strata.hier.reserved_keys'])
+    with pytest.raises(AnsibleError, match='ansible.builtin.vars_plugin_staging'):
+        with_fragments({}, ['ansible.builtin.vars_plugin_staging'])
