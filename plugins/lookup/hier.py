@@ -159,6 +159,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions imp
     unknown_options_text,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
+from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import skipped_for_host
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
 
 display = Display()
@@ -324,11 +325,9 @@ def _check_options(direct):
 
 
 def _say_undefined(host, undefined, position, effect):
-    """-v: each level naming a variable this host does not have (a misspelt variable shows here first)."""
-    for index, names in sorted(undefined.items()):
-        display.v('strata.hier.hier %s: %s: %s %s %s undefined for this host, so %s'
-                  % (host or '(no host)', position(index), 'variable' if len(names) == 1 else 'variables',
-                     ', '.join(repr(name) for name in names), 'is' if len(names) == 1 else 'are', effect))
+    """-v: each level naming a variable this host does not have."""
+    for line in skipped_for_host(host, undefined, position, effect):
+        display.v('strata.hier.hier %s' % line)
 
 
 class _TemplatedMap(Mapping):

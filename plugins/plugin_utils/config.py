@@ -107,6 +107,12 @@ def flag(path: str, data: Mapping, key: str, default: bool) -> bool:
     return value
 
 
+def shown_setting(value: Any) -> str:
+    """A wrong setting as an error shows it: as written, or by its kind where it holds a vault value (its repr
+    would decrypt it)."""
+    return _kind(value) if find(value, is_vault_value, keys=True) is not None else repr(value)
+
+
 def _kind(value: Any) -> str:
     """What a setting holds, for an error (never the value: it may be a vault value)."""
     if value is None or is_vault_value(value):

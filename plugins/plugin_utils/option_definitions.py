@@ -38,6 +38,7 @@ from ansible import constants as C
 from ansible.errors import AnsibleError
 from ansible.module_utils.parsing.convert_bool import BOOLEANS_FALSE, BOOLEANS_TRUE
 
+from ansible_collections.strata.hier.plugins.plugin_utils.config import shown_setting
 from ansible_collections.strata.hier.plugins.plugin_utils.parse import kept_for_text
 
 _SafeLoader = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
@@ -140,10 +141,10 @@ def value_problem(name: str, value: Any, definition: Mapping[str, Any]) -> Optio
     if value is None:
         return None     # unset: the option's default
     if str(definition.get('type')) in ('bool', 'boolean') and not _is_boolean(value):
-        return '%s must be true or false (yes/no, on/off, 1/0), not %r' % (name, value)
+        return '%s must be true or false (yes/no, on/off, 1/0), not %s' % (name, shown_setting(value))
     choices = definition.get('choices')
     if choices and definition.get('type') != 'list' and value not in choices:
-        return '%s must be one of %s, not %r' % (name, ', '.join(str(choice) for choice in choices), value)
+        return '%s must be one of %s, not %s' % (name, ', '.join(str(choice) for choice in choices), shown_setting(value))
     return None
 
 

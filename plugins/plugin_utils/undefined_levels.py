@@ -28,14 +28,15 @@ class UndefinedLevelError(HierarchyError):
     one node)."""
 
 
-def _variables(names: Sequence[str]) -> str:
-    return '%s %s' % ('variable' if len(names) == 1 else 'variables', ', '.join(repr(name) for name in names))
+def _undefined(names: Sequence[str]) -> str:
+    """``variable 'x' is undefined`` / ``variables 'x', 'y' are undefined``."""
+    return '%s %s %s undefined' % ('variable' if len(names) == 1 else 'variables',
+                                   ', '.join(repr(name) for name in names), 'is' if len(names) == 1 else 'are')
 
 
 def undefined_error(host: Optional[str], undefined: Mapping[int, Sequence[str]], position: Position) -> HierarchyError:
     """The strict_levels error for a host: each level and its undefined variables, with the configuration line."""
-    levels = '; '.join('%s: %s %s undefined' % (position(index), _variables(names), 'is' if len(names) == 1 else 'are')
-                       for index, names in sorted(undefined.items()))
+    levels = '; '.join('%s: %s' % (position(index), _undefined(names)) for index, names in sorted(undefined.items()))
     return UndefinedLevelError('host %s: %s (strict_levels: an undefined level variable is an error)'
                                % (host or '(no host)', levels))
 
@@ -62,9 +63,17 @@ class UndefinedLevels:
         """One message per level left without data for every host: its place, its variables, what that does
         (``effect``), and how to make it an error (``hint``)."""
         shown = {1: 'its only host', 2: 'both hosts'}.get(self.hosts, 'every host (%d)' % self.hosts)
-        return ['%s: %s %s undefined for %s, so %s; a misspelt variable? (%s)'
-                % (position(index), _variables(list(names)), 'is' if len(names) == 1 else 'are', shown, effect, hint)
+        return ['%s: %s for %s, so %s; a misspelt variable? (%s)'
+                % (position(index), _undefined(list(names)), shown, effect, hint)
                 for index, names in sorted(self._always.items())]
+
+
+def skipped_for_host(host: Optional[str], undefined: Mapping[int, Sequence[str]], position: Position,
+                     effect: str) -> List[str]:
+    """For a lookup's -v: each level naming a variable this host does not have (a misspelt variable shows here
+    first), and what that does (``effect``)."""
+    return ['%s: %s: %s for this host, so %s' % (host or '(no host)', position(index), _undefined(names), effect)
+            for index, names in sorted(undefined.items())]
 
 
 def strict_hint(config: HierarchyConfig, inventory: bool = False) -> str:

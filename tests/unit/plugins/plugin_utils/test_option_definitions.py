@@ -108,3 +108,27 @@ def test_the_collections_doc_fragments_merge_as_ansible_merges_them():
         with_fragments({}, ['strata.hier.hierarchy_config', 'strata.hier.reserved_keys'])
     with pytest.raises(AnsibleError, match='ansible.builtin.vars_plugin_staging'):
         with_fragments({}, ['ansible.builtin.vars_plugin_staging'])
+
+
+def test_a_wrong_value_that_is_a_vault_value_is_named_by_its_kind(tmp_path):
+    """A lookup's keyword argument may come from host variables: an error about it never decrypts a vault value."""
+    from ansible.parsing.dataloader import DataLoader
+    from ansible.parsing.vault import VaultLib, VaultSecret
+    from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import option_problems
+    secret = [('default', VaultSecret(b'unit-test'))]
+    ciphertext = VaultLib(secret).encrypt('s3cret').decode()
+    (tmp_path / 'vars.yml').write_text('Flag: !vault |\n' + ''.join('  %s\n' % line for line in ciphertext.splitlines()))
+    loader = DataLoader()
+    loader.set_vault_secrets(secret)
+    flag = loader.load_from_file(str(tmp_path / 'vars.yml'))['Flag']
+    from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAGGING
+    if DATA_TAGGING:    # 2.19+ decrypts only within a vault secrets context, as a play has
+        from ansible.parsing.vault import VaultSecretsContext
+        VaultSecretsContext.initialize(VaultSecretsContext(secret))
+    try:
+        _unknown, wrong = option_problems({'explain': flag, 'stage': flag}, DEFINITIONS)
+    finally:
+        if DATA_TAGGING:
+            VaultSecretsContext._current = None     # pylint: disable=protected-access
+    assert [name for name, _problem in wrong] == ['explain', 'stage']
+    assert all(problem.endswith('not a vault value') and 's3cret' not in problem for _name, problem in wrong)
