@@ -27,6 +27,7 @@ from ansible_collections.strata.hier.plugins.module_utils.limits import WorkBudg
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import INHERITED, WHOLE, fold_text
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import DEEP
 from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
+from ansible_collections.strata.hier.plugins.module_utils.provenance import Place, Provenance
 from ansible_collections.strata.hier.plugins.module_utils.rules import DEFAULT_RULE, MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 
@@ -36,9 +37,10 @@ class MergeResult:
 
     ``sources``: indexes of the layers that supplied the value, a list, or for a map a list per top-level key.
     ``paths``: with explain, the strategy each map and list of the value merged by (``PathTrace.report``).
+    ``trace`` and ``provenance``: with provenance, the PathTrace and the Provenance of the merge.
     """
 
-    __slots__ = ('value', 'found', 'strategy', 'rule', 'sources', 'warnings', 'paths')
+    __slots__ = ('value', 'found', 'strategy', 'rule', 'sources', 'warnings', 'paths', 'trace', 'provenance')
 
     def __init__(self, value: Any, found: bool = True, strategy: Optional[MergeStrategy] = None, rule: str = '',
                  sources: Any = None, warnings: Optional[List[str]] = None,
@@ -46,6 +48,8 @@ class MergeResult:
         self.value, self.found, self.strategy, self.rule, self.sources = value, found, strategy, rule, sources
         self.warnings = [] if warnings is None else warnings
         self.paths = paths
+        self.trace: Optional[PathTrace] = None
+        self.provenance: Optional[Provenance] = None
 
 
 class PathTrace:
@@ -87,17 +91,28 @@ class PathTrace:
         """The entries, in the order the merge met their paths (the looked-up path first)."""
         return list(self._entries.values())
 
+    def rule_of(self, path: Tuple[Any, ...]) -> Tuple[str, str]:
+        """(rule, how) of the nearest path at or above ``path`` whose strategy the merge chose."""
+        for size in range(len(path), -1, -1):
+            chosen = self._chosen.get(tuple(path[:size]))
+            if chosen is not None:
+                return chosen[1], chosen[2]
+        return '', ''
+
 
 class MergeRun:
     """One merge: the rules, what it found to warn about, the sources of a map's keys, its work budget, and
-    with explain its PathTrace."""
+    with explain its PathTrace, with provenance also its Provenance (both off the fast paths: they decide
+    nothing aloud)."""
 
-    def __init__(self, rules: MergeRules, inputs: Any, trace: Optional[PathTrace] = None) -> None:
+    def __init__(self, rules: MergeRules, inputs: Any, trace: Optional[PathTrace] = None,
+                 provenance: Optional[Provenance] = None) -> None:
         self.rules = rules
         self.warnings: List[str] = []
         self.sources: Dict[Any, List[int]] = {}
         self.budget = WorkBudget(inputs)
         self.trace = trace
+        self.provenance = provenance
 
     def merge(self, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy, depth: int,
               family: Optional[str] = None) -> Any:
@@ -147,18 +162,22 @@ def cycle_collection_paused(merge: _Merge) -> _Merge:
 
 
 @cycle_collection_paused
-def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), explain: bool = False) -> MergeResult:
+def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), explain: bool = False,
+                 provenance: bool = False) -> MergeResult:
     """Merge the values one key path has in several layers, most specific first.
 
     ``None`` means the layer does not hold the key (Datum: found means not null).  ``explain``: the result's
-    ``paths`` tell the strategy each map and list of the value merged by (PathTrace).
+    ``paths`` tell the strategy each map and list of the value merged by (PathTrace).  ``provenance``: the
+    result's ``provenance`` tells where each part of the value comes from (provenance.py), ``trace`` by which rule.
     """
     keys = split_path(path)
     strategy, rule = rules.resolve(keys)
     layers = [index for index, value in enumerate(values) if value is not None]
     if not layers:
         return MergeResult(None, False, strategy, rule, [], paths=[] if explain else None)
-    run = MergeRun(rules.every_path(), values, PathTrace()) if explain else MergeRun(rules, values)
+    explain = explain or provenance
+    run = MergeRun(rules.every_path(), values, PathTrace(), Provenance(values) if provenance else None) \
+        if explain else MergeRun(rules, values)
     family = family_of(values[layers[0]])
     kept = [index for index in layers if family_of(values[index]) is family]
     if len(kept) != len(layers):
@@ -172,7 +191,20 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), expla
     else:
         value = run.merge(keys, found, strategy, 0, family)
         sources = strategy.sources(found[0], kept)
-    return MergeResult(value, True, strategy, rule, sources, run.warnings, run.trace.report() if explain else None)
+    result = MergeResult(value, True, strategy, rule, sources, run.warnings, run.trace.report() if explain else None)
+    if run.provenance is not None:
+        _note_root(run.provenance, keys, [(Place(index, ()), values[index]) for index in layers], value)
+        result.trace, result.provenance = run.trace, run.provenance
+    return result
+
+
+def _note_root(provenance: Provenance, keys: Tuple[Any, ...], definitions: List[Tuple[Place, Any]],
+               value: Any) -> None:
+    """The looked-up path's own record: every layer that holds it (a scalar's first one is its value)."""
+    if family_of(value) is SCALAR:
+        provenance.key(keys, definitions, value)
+    else:
+        provenance.container(keys, definitions, value)
 
 
 def _trace_root(trace: PathTrace, keys: Tuple[Any, ...], strategy: MergeStrategy, rule: str, family: str) -> None:

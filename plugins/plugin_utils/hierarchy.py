@@ -26,7 +26,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import Complete
 from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, level_position, missing_datadir
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, HandlerCheck
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import line_of
-from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found, StoreError
+from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found, StoreError, named_entry
 
 
 class HierarchyError(CompleteMessage, AnsibleError):
@@ -40,12 +40,14 @@ class Resolution:
     ``paths``: looked up with explain, the strategy each map and list of the value merged by (merging.PathTrace).
     """
 
-    __slots__ = ('key', 'value', 'found', 'strategy', 'rule', 'levels', 'warnings', 'sources', 'paths')
+    __slots__ = ('key', 'value', 'found', 'strategy', 'rule', 'levels', 'warnings', 'sources', 'paths', 'records')
 
     def __init__(self, key: str, value: Any, found: bool, strategy: Any, rule: str, levels: List[Dict[str, Any]],
                  warnings: List[str], sources: List[int], paths: Optional[List[Dict[str, Any]]] = None) -> None:
         self.key, self.value, self.found, self.strategy, self.rule = key, value, found, strategy, rule
         self.levels, self.warnings, self.sources, self.paths = levels, warnings, sources, paths
+        self.records: Optional[Dict[str, Any]] = None
+        """Looked up with provenance: path -> where it comes from (provenance_report.py)."""
 
     def provenance(self) -> List[Dict[str, Any]]:
         """The levels and files of the value, most specific first; ``vaulted: true`` marks a value taking data of a
@@ -82,6 +84,14 @@ class Hierarchy:
         self._handlers = HandlerCheck(self._store, config.case_insensitive_keys)
         self._relatives: Dict[str, str] = {}       # file -> its path relative to datadir
         self._shown_paths: Dict[Tuple[str, ...], str] = {}   # a level's path -> as text
+        self._positions: Any = None     # provenance: lines of keys in the files (provenance_report.Positions)
+
+    def positions(self) -> Any:
+        """The lines of keys in this hierarchy's files, for provenance (each file composed once per change)."""
+        if self._positions is None:
+            from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import Positions
+            self._positions = Positions(self.config.case_insensitive_keys)
+        return self._positions
 
     def begin_pass(self) -> None:
         """Check files and folders for changes again (once each until the next pass).
@@ -141,18 +151,21 @@ class Hierarchy:
         return level_position(self.config, index)
 
     def lookup(self, key: str, variables: Mapping, fetch: Optional[Callable] = None, merge: Any = None,
-               expansions: Optional[List[Expansion]] = None, explain: bool = False) -> Resolution:
+               expansions: Optional[List[Expansion]] = None, explain: bool = False,
+               provenance: bool = False) -> Resolution:
         """Merge a key path across the levels expanded from a node's variables; ``explain``: also note the
-        strategy each nested path merged by (``Resolution.paths``), which costs the merge its fast paths."""
-        return self._lookup(key, expansions or self.expand_levels(variables, fetch), merge, explain)
+        strategy each nested path merged by (``Resolution.paths``), ``provenance``: where each part of the value
+        comes from (``Resolution.records``); both cost the merge its fast paths."""
+        return self._lookup(key, expansions or self.expand_levels(variables, fetch), merge, explain, provenance)
 
     def resolve_node(self, variables: Mapping, fetch: Optional[Callable] = None,
-                     expansions: Optional[List[Expansion]] = None) -> Dict[str, Resolution]:
+                     expansions: Optional[List[Expansion]] = None,
+                     provenance: bool = False) -> Dict[str, Resolution]:
         """A node's resultant set of data: every top-level key of its levels, each as its lookup gives it."""
         expansions = expansions or self.expand_levels(variables, fetch)
         resolutions = {}
         for key in self.keys_of(expansions):
-            resolution = self._lookup(key, expansions)
+            resolution = self._lookup(key, expansions, provenance=provenance)
             if resolution.found:
                 resolutions[key] = resolution
         return resolutions
@@ -185,14 +198,14 @@ class Hierarchy:
         return list(keys.values())
 
     def _lookup(self, key: str, expansions: Sequence[Expansion], merge: Any = None,
-                explain: bool = False) -> Resolution:
+                explain: bool = False, provenance: bool = False) -> Resolution:
         segments = split_path(key)
         if not segments:
             raise HierarchyError('an empty key path was looked up')
         rules = self._rules_for(key, segments, merge)
         read = self._read_levels(expansions, segments, rules.resolve(segments)[0].knockout_prefix)
         try:
-            result = merge_layers(read.values, rules, segments, explain)
+            result = merge_layers(read.values, rules, segments, explain, provenance)
         except MergeError as exc:
             raise HierarchyError('lookup of %r: %s' % (key, exc)) from exc
         if result.found and self.config.dialect != 'datum' and self._handlers.may_hold(read.files):
@@ -201,8 +214,20 @@ class Hierarchy:
                                              segments)
             if problem:
                 raise HierarchyError(problem)
-        return Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
-                          read.reports, result.warnings, _levels_used(result.sources), result.paths)
+        resolution = Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
+                                read.reports, result.warnings, _levels_used(result.sources), result.paths)
+        if provenance:
+            resolution.records = self._records(result, read, segments)
+        return resolution
+
+    def _records(self, result: Any, read: '_LevelReads', segments: Tuple[str, ...]) -> Dict[str, Any]:
+        """Provenance records of a merged value (provenance_report.py); none for a value found nowhere."""
+        from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import provenance_report
+        if result.provenance is None:
+            return {}
+        locator = _Locator(self, read, segments)
+        return provenance_report(result.value, result.provenance, locator.locate, locator.rule_of(result.trace),
+                                 segments)
 
     def _rules_for(self, key: str, segments: Tuple[str, ...], merge: Any) -> Any:
         """The configuration's rules; with ``merge``, a rule of this call for the key path."""
@@ -286,6 +311,53 @@ class Hierarchy:
             relative = path[len(root) + 1:] if path.startswith(root + os.sep) else os.path.relpath(path, root)
             self._relatives[path] = relative
         return relative
+
+
+class _Locator:
+    """Places of a lookup's layers as files and lines (provenance_report.Located), relative to the configuration's
+    folder; rules with the line that declares them."""
+
+    def __init__(self, hierarchy: Hierarchy, read: '_LevelReads', segments: Tuple[str, ...]) -> None:
+        self._hierarchy, self._read, self._segments = hierarchy, read, segments
+        self._positions = hierarchy.positions()
+        self._base = os.path.dirname(hierarchy.config.path)
+
+    def locate(self, place: Any) -> Dict[str, Any]:
+        report, file = self._read.reports[place.layer], self._read.files[place.layer]
+        if file is None:
+            return {'file': None, 'line': None, 'level': report['level'], 'level_path': report['path']}
+        keys = list(self._hierarchy._handlers.keys_in_file(file, report['path'], self._segments)) + list(place.path)
+        file, keys = _in_folder(file, keys)
+        located = {'file': os.path.relpath(file, self._base)}
+        if report.get('vaulted'):
+            located['withheld'] = True
+        else:
+            located['line'], located['column'] = self._positions.position(file, keys)
+        located.update(level=report['level'], level_path=report['path'])
+        return located
+
+    def rule_of(self, trace: Any) -> Callable[[Tuple[Any, ...]], Dict[str, Any]]:
+        config = self._hierarchy.config
+
+        def rule(path: Tuple[Any, ...]) -> Dict[str, Any]:
+            name, how = trace.rule_of(path)
+            if name == 'merge':
+                return {'rule': name, 'rule_at': 'the lookup call (merge=)'}
+            keys = ['default_lookup_options'] if name == 'default_lookup_options' else ['lookup_options', name]
+            line = self._positions.position(config.path, keys)[0]     # None: the default, not written
+            shown = os.path.relpath(config.path, self._base)
+            return {'rule': name, 'rule_at': '%s:%d' % (shown, line) if line else None}
+        return rule
+
+
+def _in_folder(file: str, keys: List[Any]) -> Tuple[str, List[Any]]:
+    """A place in a whole folder read as a map: the file its first keys name, and the keys inside it."""
+    while keys and os.path.isdir(file):
+        entry = named_entry(file, str(keys[0]))
+        if entry is None:
+            break
+        file, keys = entry[1], keys[1:]
+    return file, keys
 
 
 class _LevelReads:

@@ -23,6 +23,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
 from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.knockout import TupleKnockouts, item_pattern
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
     DEFAULT_TUPLE_KEYS, GENERAL_FIRST, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger,
@@ -70,7 +71,9 @@ class HashArrayMerger(Merger):
             raise too_deep(path)
         items_strategy = strategy.deep_items if self.mode == DEEP_TUPLE else strategy.whole
         maps = items_strategy.maps
-        groups = self.groups(run, values[self.takes])
+        groups = self.groups(run, values[self.takes], path)
+        if run.provenance is not None:
+            return self._merge_noted(run, path, groups, items_strategy, depth)
         if maps.takes_one:
             result = [maps.merge(run, path, group[:1], items_strategy, depth + 1) for group in groups]
         elif maps.plain_keys:
@@ -80,7 +83,24 @@ class HashArrayMerger(Merger):
         run.budget.spend(len(result), path)
         return result
 
-    def groups(self, run: Any, lists: Sequence[Sequence[Any]]) -> List[List[Any]]:
+    def _merge_noted(self, run: Any, path: Tuple[Any, ...], groups: List[List[Any]], items_strategy: Any,
+                     depth: int) -> list:
+        """merge with provenance: each item's keys noted under its index, the item under the places of its group."""
+        provenance, maps = run.provenance, items_strategy.maps
+        result = []
+        for index, group in enumerate(groups):
+            provenance.enter_item(path, index)
+            try:
+                item = maps.merge(run, path, group[:1] if maps.takes_one else group, items_strategy, depth + 1)
+            finally:
+                provenance.leave_item()
+            provenance.item(path + (index,), provenance.place_of(group[0]), item,
+                            [provenance.place_of(other) for other in group[1:]])
+            result.append(item)
+        run.budget.spend(len(result), path)
+        return result
+
+    def groups(self, run: Any, lists: Sequence[Sequence[Any]], path: Tuple[Any, ...] = ()) -> List[List[Any]]:
         """Group the items of several hash arrays (most specific first) into result items.
 
         Each group lists the items, most specific first, that make one item of the result;
@@ -92,10 +112,11 @@ class HashArrayMerger(Merger):
         groups: Dict[Any, List[Any]] = {}
         ordered: List[List[Any]] = []
         starts: List[int] = []
+        noted = None if run.provenance is None else _NotedKnockouts(run, self, knockouts)
         for items in lists:
             starts.append(len(ordered))
             identified = None if plain_key is None else _plain_identities(items, plain_key, self.knockout_prefix, knockouts)
-            for item, identity in identified or _identified(items, knockouts, identify):
+            for item, identity in identified or _identified(items, knockouts, identify, noted):
                 if identity is None:
                     ordered.append([item])
                     continue
@@ -106,6 +127,8 @@ class HashArrayMerger(Merger):
                 else:
                     group.append(item)
             knockouts.end_layer()
+        if noted is not None:
+            noted.note(run.provenance, path)
         if self.order == GENERAL_FIRST and len(starts) > 1:
             return general_first(ordered, starts)
         return ordered
@@ -129,15 +152,47 @@ class HashArrayMerger(Merger):
         return lambda item, view: item_tuple(view, keys, freeze)
 
 
-def _identified(items: Sequence[Any], knockouts: Any, identify: Callable[[Any, Any], Any]) -> Iterator[Tuple[Any, Any]]:
-    """(item, identity) of a layer's items; knockout markers and knocked-out items are left out."""
+def _identified(items: Sequence[Any], knockouts: Any, identify: Callable[[Any, Any], Any],
+                noted: Optional['_NotedKnockouts'] = None) -> Iterator[Tuple[Any, Any]]:
+    """(item, identity) of a layer's items; knockout markers and knocked-out items are left out (and noted)."""
     view_of = knockouts.view if knockouts.folds else None    # None: an item is its own view
     knocked_out = knockouts.knocked_out if knockouts.any_knocked() else None    # changes only between layers
-    for item in items:
+    for position, item in enumerate(items):
         view = item if view_of is None else view_of(item)
-        if knockouts.is_marker(view) or (knocked_out is not None and knocked_out(view)):
+        if knockouts.is_marker(view):
+            if noted is not None:
+                noted.markers.append((items, position, view))
+            continue
+        if knocked_out is not None and knocked_out(view):
+            if noted is not None:
+                noted.removed.append((items, position, item, view))
             continue
         yield item, identify(item, view)
+
+
+class _NotedKnockouts:
+    """Provenance of a hash array's knockouts: its markers and the items they removed, each with its marker."""
+
+    def __init__(self, run: Any, merger: HashArrayMerger, knockouts: Any) -> None:
+        self.markers: List[Tuple[Any, int, Any]] = []
+        self.removed: List[Tuple[Any, int, Any, Any]] = []
+        self._freeze = run.tuple_freezer(merger.case_insensitive)
+        self._keys, self._prefix = knockouts.keys, merger.knockout_prefix
+
+    def note(self, provenance: Any, path: Tuple[Any, ...]) -> None:
+        for items, position, item, view in self.removed:
+            marker = next(((marker_items, where) for marker_items, where, marker_view in self.markers
+                           if self._knocks(marker_view, view)), None)
+            provenance.removed(path, provenance.place_of(items, position), item,
+                               None if marker is None else provenance.place_of(*marker))
+
+    def _knocks(self, marker_view: Any, view: Any) -> bool:
+        knocked = TupleKnockouts(self._freeze)
+        pattern = item_pattern(marker_view, self._keys, self._prefix)
+        if pattern is None:
+            return False
+        knocked.add(pattern)
+        return knocked.matches(view)
 
 
 def _plain_identities(items: Sequence[Any], key: Any, prefix: Optional[str],

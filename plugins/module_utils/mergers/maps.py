@@ -59,7 +59,7 @@ class MapMerger(Merger):
         if depth > MAX_DEPTH:
             raise too_deep(path)
         maps = values[self.takes] if self.takes_one else values
-        if layers is None and not documents and self.plain_keys:
+        if layers is None and not documents and self.plain_keys and run.provenance is None:
             plain = self.merge_plain(run, path, maps, strategy, depth)
             if plain is not None:
                 return plain
@@ -69,11 +69,15 @@ class MapMerger(Merger):
                        layers: Optional[List[int]] = None, documents: bool = False) -> dict:
         if layers is not None:
             layers = layers[self.takes]
-        entries, spelled, supplied = self.collect(maps, layers is not None)
+        provenance = run.provenance
+        entries, spelled, supplied = self.collect(maps, layers is not None or provenance is not None)
         nested = self.recurses and not documents and not run.rules.has_rules     # maps in maps merge like this one
         result = {}
         for folded, found in entries.items():
             key = folded if spelled is None else spelled[folded]
+            if provenance is not None:
+                definitions = [(provenance.place_of(maps[index], key), value)
+                               for index, value in zip(supplied[folded], found)]
             if not found:
                 result[key] = None
                 continue
@@ -85,15 +89,32 @@ class MapMerger(Merger):
                 child = strategy
             else:
                 result[key], child, found = self._merge_key(run, path + (key,), found, strategy, depth, documents)
-            if supplied is not None:
+            if layers is not None:
                 run.sources[key] = child.sources(found[0], [layers[index] for index in supplied[folded]])
+            if provenance is not None:
+                provenance.key(path + (key,), definitions, result[key])
+        if provenance is not None:
+            self._note_removed(provenance, path, maps)
         run.budget.spend(len(result), path)
         return result
+
+    def _note_removed(self, provenance: Any, path: Tuple[Any, ...], maps: List[Any]) -> None:
+        """Provenance: the keys knockout markers took out of less specific maps, each with its marker."""
+        markers = {}
+        for index, mapping in enumerate(maps):
+            for key, value in mapping.items():
+                if is_marker(key, self.knockout_prefix):
+                    markers.setdefault(knockout_text(self.fold_key(unmark(key, self.knockout_prefix))), (index, key))
+                    continue
+                marker = markers.get(knockout_text(self.fold_key(key)))
+                if marker is not None and marker[0] < index and value is not None:
+                    provenance.removed(path, provenance.place_of(mapping, key), value,
+                                       provenance.place_of(maps[marker[0]], marker[1]))
 
     def merge_nested(self, run: Any, path: Tuple[Any, ...], maps: List[Any], strategy: Any, depth: int) -> dict:
         """Maps merged with every layer taken, nothing tracked and not as documents, when plain_keys holds:
         by merge_plain or, when it declines, by the general path."""
-        merged = self.merge_plain(run, path, maps, strategy, depth)
+        merged = None if run.provenance is not None else self.merge_plain(run, path, maps, strategy, depth)
         return self._merge_general(run, path, maps, strategy, depth) if merged is None else merged
 
     def merge_plain(self, run: Any, path: Tuple[Any, ...], maps: List[Any], strategy: Any,

@@ -15,7 +15,7 @@ an item Unique matched stays where its most specific occurrence is).
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.knockout import ItemKnockouts, is_marker, knockout_text, unmark
@@ -56,10 +56,10 @@ class ScalarListMerger(Merger):
         starts: List[int] = []
         for items in values[self.takes]:
             starts.append(len(result))
-            if picker.takes_plain_layer(items, result):
+            if run.provenance is None and picker.takes_plain_layer(items, result):
                 continue
-            for item in items:
-                if picker.keeps(item):
+            for position, item in enumerate(items):
+                if picker.keeps(item, items, position):
                     if family_of(item) is not SCALAR:     # a list mixing scalars and containers
                         if run.trace is not None:       # explain
                             run.trace.chose(path, strategy.whole, WHOLE, path)
@@ -67,9 +67,23 @@ class ScalarListMerger(Merger):
                     result.append(item)
             picker.end_layer()
         run.budget.spend(len(result), path)
+        if run.provenance is not None:
+            picker.note(path, values[self.takes], starts if self.order == GENERAL_FIRST else None)
         if self.order == GENERAL_FIRST and len(starts) > 1:
             return general_first(result, starts)
         return result
+
+
+class _Noted:
+    """What a picker noted for provenance: the items kept (list, index, item), Unique's identities of them and the
+    less specific copies it dropped, the markers by their text and the items they removed."""
+
+    def __init__(self) -> None:
+        self.kept: List[Tuple[Any, int, Any]] = []
+        self.identities: List[Any] = []
+        self.dropped: Dict[Any, List[Tuple[Any, int]]] = {}
+        self.markers: Dict[Any, Tuple[Any, int]] = {}
+        self.removed: List[Tuple[Any, int, Any, Optional[Tuple[Any, int]]]] = []
 
 
 class _Picker:
@@ -84,6 +98,7 @@ class _Picker:
         self.knocked: set = set()
         self.layer: List[Any] = []
         self.maps: Optional[ItemKnockouts] = None
+        self.noted: Optional[_Noted] = None if run.provenance is None else _Noted()
 
     def takes_plain_layer(self, items: List[Any], result: List[Any]) -> bool:
         """The hot path: a layer of builtin text and numbers, no knockout among them or pending, each kept
@@ -102,22 +117,51 @@ class _Picker:
                 result.append(item)
         return True
 
-    def keeps(self, item: Any) -> bool:
+    def keeps(self, item: Any, items: Optional[List[Any]] = None, position: int = 0) -> bool:
+        """Whether the item (``items[position]``, for provenance) is kept."""
+        noted = self.noted
         if is_marker(item, self.prefix):
             self.layer.append(unmark(item, self.prefix))
+            if noted is not None:
+                noted.markers.setdefault(knockout_text(unmark(item, self.prefix)), (items, position))
             return False
         family = family_of(item)
         if family is SCALAR:
             if self.knocked and knockout_text(item) in self.knocked:
+                if noted is not None:
+                    noted.removed.append((items, position, item, noted.markers.get(knockout_text(item))))
                 return False
         elif family is MAP and self.prefix is not None and self._map_knocked(item):
+            if noted is not None and not self.maps.is_marker(self.maps.view(item)):
+                noted.removed.append((items, position, item, None))
             return False
         if self.seen is not None:
             identity = self.run.freeze(item)
             if identity in self.seen:
+                if noted is not None:
+                    noted.dropped.setdefault(identity, []).append((items, position))
                 return False
             self.seen.add(identity)
+            if noted is not None:
+                noted.identities.append(identity)
+        if noted is not None:
+            noted.kept.append((items, position, item))
         return True
+
+    def note(self, path: Tuple[Any, ...], lists: List[Any], starts: Optional[List[int]]) -> None:
+        """Provenance: each item of the merged list with its place (in the merged order), what knockouts removed."""
+        noted, provenance = self.noted, self.run.provenance
+        kept = general_first(noted.kept, starts) if starts and len(starts) > 1 else noted.kept
+        identities = noted.identities if self.seen is not None else None
+        if identities is not None and starts and len(starts) > 1:
+            identities = general_first(identities, starts)
+        for index, (items, position, item) in enumerate(kept):
+            dropped = [] if identities is None else noted.dropped.get(identities[index], [])
+            provenance.item(path + (index,), provenance.place_of(items, position), item,
+                            [provenance.place_of(other, where) for other, where in dropped])
+        for items, position, item, marker in noted.removed:
+            provenance.removed(path, provenance.place_of(items, position), item,
+                               None if marker is None else provenance.place_of(*marker))
 
     def _map_knocked(self, item: Any) -> bool:
         """A map item is a tuple knockout (dropped) or knocked out by one (SPEC: no marker survives)."""

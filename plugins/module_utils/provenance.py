@@ -1,0 +1,167 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Provenance: where each part of a merged value comes from, as the merge decided it.
+
+A ``Place`` is a spot in one layer's value: the layer's index (most specific first) and the keys and list
+indexes that lead there inside it.  The caller (plugin_utils/provenance_report.py) turns places into files and
+lines; this module knows layers only.
+
+The mergers note their decisions in ``Provenance`` while an explaining merge runs (``MergeRun.provenance``):
+- a map key: the maps that define it, most specific first (``key``);
+- a list item: the list and index it was taken from, and the less specific copies Unique dropped (``item``);
+- a knockout: the marker and what it removed, on the path of the map or list it removed from (``removed``).
+Before merging, every container of every layer is indexed by identity, so that a merger names the map or list
+it read and the index gives its place: scalars are never looked up by identity (small numbers and short texts
+are shared objects).
+
+Paths are as the merged value reads them: a hash-array item's keys sit under its index in the merged list,
+while the mergers know the array's path only (rules are per array): ``enter_item``/``leave_item`` bracket an
+item's merge so its records get the index.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH
+
+Path = Tuple[Any, ...]
+
+
+class Place(NamedTuple):
+    """A spot in a layer's value: the layer (its index, most specific first) and the keys and indexes inside it."""
+
+    layer: int
+    path: Path
+
+
+class Removal(NamedTuple):
+    """A value a knockout took out: where it was, its value, and where the marker is."""
+
+    place: Place
+    value: Any
+    marker: Optional[Place]
+
+
+class Entry:
+    """What one path of the merged value is made of.
+
+    ``place``: where its value is written (a leaf or list item), or for a map or list its most specific
+    definition; ``definitions``: every place that defines the path, most specific first (``place`` among them);
+    ``removed``: what knockouts took out of the map or list at the path; ``rule_path``: the path as rules read it
+    (without hash-array indexes).
+    """
+
+    __slots__ = ('place', 'definitions', 'removed', 'rule_path', 'value')
+
+    def __init__(self, place: Optional[Place], definitions: List[Tuple[Place, Any]], rule_path: Path,
+                 value: Any) -> None:
+        self.place, self.definitions, self.rule_path, self.value = place, definitions, rule_path, value
+        self.removed: List[Removal] = []
+
+
+class Provenance:
+    """The records of one merge, per path of the merged value (see the module's docstring)."""
+
+    def __init__(self, layers: Sequence[Any]) -> None:
+        self._places: Dict[int, Place] = {}
+        self._layers = list(layers)       # kept alive: the index holds their containers' identities
+        for index, value in enumerate(self._layers):
+            if value is not None:
+                self._index(value, Place(index, ()), 0)
+        self.entries: Dict[Path, Entry] = {}
+        self._items: List[Tuple[Path, int]] = []      # hash-array items being merged: (array's path, index)
+
+    def _index(self, value: Any, place: Place, depth: int) -> None:
+        if depth > MAX_DEPTH or id(value) in self._places:     # a YAML alias: its first place
+            return
+        if isinstance(value, dict):
+            self._places[id(value)] = place
+            for key, item in value.items():
+                self._index(item, Place(place.layer, place.path + (key,)), depth + 1)
+        elif isinstance(value, list):
+            self._places[id(value)] = place
+            for position, item in enumerate(value):
+                self._index(item, Place(place.layer, place.path + (position,)), depth + 1)
+
+    def place_of(self, container: Any, key: Any = None) -> Optional[Place]:
+        """The place of a container of a layer, or with ``key`` of its key or index; None for a value built while
+        merging (it has no place)."""
+        place = self._places.get(id(container))
+        if place is None or key is None:
+            return place
+        return Place(place.layer, place.path + (key,))
+
+    def shown(self, path: Path) -> Path:
+        """A path as the merged value reads it: the indexes of the hash-array items being merged put in."""
+        if not self._items:
+            return path
+        shown = list(path)
+        inserted = 0
+        for array, index in self._items:
+            if tuple(path[:len(array)]) == array:
+                shown.insert(len(array) + inserted, index)
+                inserted += 1
+        return tuple(shown)
+
+    def enter_item(self, array: Path, index: int) -> None:
+        self._items.append((array, index))
+
+    def leave_item(self) -> None:
+        self._items.pop()
+
+    def key(self, path: Path, definitions: List[Tuple[Place, Any]], value: Any) -> None:
+        """The key at ``path`` (rules' form) is defined at each place (most specific first) with each value."""
+        self._note(path, definitions, value)
+
+    def item(self, path: Path, place: Optional[Place], value: Any, dropped: Sequence[Place] = ()) -> None:
+        """Item ``path[-1]`` of the list at ``path[:-1]`` was taken from ``place``; ``dropped``: less specific copies
+        it stands for (Unique)."""
+        definitions = ([] if place is None else [(place, value)]) + [(other, value) for other in dropped]
+        self._note(path, definitions, value, shown_path=self.shown(path[:-1]) + (path[-1],))
+
+    def _note(self, path: Path, definitions: List[Tuple[Place, Any]], value: Any,
+              shown_path: Optional[Path] = None) -> None:
+        shown_path = self.shown(path) if shown_path is None else shown_path
+        place = definitions[0][0] if definitions else None
+        self.entries[shown_path] = Entry(place, definitions, path, value)
+
+    def removed(self, path: Path, place: Optional[Place], value: Any, marker: Optional[Place]) -> None:
+        """A knockout at ``marker`` removed ``value`` (at ``place``) from the map or list at ``path``."""
+        entry = self._entry(path)
+        entry.removed.append(Removal(place, value, marker))
+
+    def _entry(self, path: Path) -> Entry:
+        shown_path = self.shown(path)
+        entry = self.entries.get(shown_path)
+        if entry is None:       # a map or list whose own record comes later (its parent notes it once merged)
+            entry = self.entries[shown_path] = Entry(None, [], path, None)
+        return entry
+
+    def container(self, path: Path, definitions: List[Tuple[Place, Any]], value: Any) -> None:
+        """A map or list at ``path`` was merged from the definitions (most specific first); removals noted while
+        its items merged are kept."""
+        entry = self._entry(path)
+        entry.place = definitions[0][0] if definitions else None
+        entry.definitions, entry.value = definitions, value
+
+    def under(self, path: Path) -> Iterator[Tuple[Path, Entry]]:
+        """The entries at ``path`` and below it, in the order the merge noted them."""
+        size = len(path)
+        for shown_path, entry in self.entries.items():
+            if shown_path[:size] == path:
+                yield shown_path, entry
+
+    def used_layers(self, path: Path) -> set:
+        """The layers whose values are in the merged value at ``path``: those of the leaves and items below it."""
+        used = set()
+        for shown_path, entry in self.under(path):
+            if entry.place is not None and (shown_path == path or not _is_container(entry.value)):
+                used.add(entry.place.layer)
+        return used
+
+
+def _is_container(value: Any) -> bool:
+    return isinstance(value, (dict, list))

@@ -1,0 +1,163 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The provenance report of a merged value: one record per path, with files and lines.
+
+The merge notes places in layers (module_utils/provenance.py); a ``Locator`` of the dialect turns a place into
+``{file, line, column, level, level_path}`` and this module builds the records the lookup returns
+(``provenance=true``), the inventory and vars plugins give as ``hier_provenance``, and the rsop role writes:
+
+``{path: {value, file, line, column, level, level_path, rule, rule_at, shadowed, removed}}`` where ``path`` is
+the key path of the merged value, ``/`` separated with list indexes as numbers (``packages/0``); ``value`` is
+given for scalars only; ``shadowed`` lists the less specific definitions the value overrode
+(``{file, line, value}``, value for scalars), ``removed`` what knockouts took out of a map or list
+(``{value, file, line, marker: {file, line}}``); a record of data from a whole-file vaulted file is
+``withheld: true`` and gives no value and no line.  Vault values stay vault values: the caller's output
+functions keep them encrypted.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import yaml
+
+from ansible_collections.strata.hier.plugins.module_utils.identity import shown_path
+from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, MAP, family_of
+from ansible_collections.strata.hier.plugins.module_utils.provenance import Entry, Place, Provenance
+
+Located = Dict[str, Any]
+"""``{file, line, column, level, level_path}`` of a place, ``withheld: true`` for a whole-file vaulted file."""
+
+
+class Positions:
+    """Lines and columns of key paths in YAML files, each file composed once (per size and mtime)."""
+
+    def __init__(self, case_insensitive: bool = False) -> None:
+        self._nodes: Dict[str, Tuple[Tuple[int, int], Any]] = {}
+        self._case_insensitive = case_insensitive
+
+    def position(self, path: str, keys: Sequence[Any]) -> Tuple[Optional[int], Optional[int]]:
+        """(line, column), 1-based, of the key or list item at ``keys`` in the file; (None, None) when unknown."""
+        node = self._root(path)
+        mark = None
+        for key in keys:
+            if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
+                node = node.value[key]
+                mark = node.start_mark
+                continue
+            if not isinstance(node, yaml.MappingNode):
+                return (None, None)
+            match = self._key(node, key)
+            if match is None:
+                return (None, None)
+            mark, node = match[0].start_mark, match[1]
+        return (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+
+    def _key(self, node: Any, key: Any) -> Optional[Tuple[Any, Any]]:
+        text = str(key)
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == text:
+                return key_node, value_node
+        if self._case_insensitive:
+            folded = text.casefold()
+            for key_node, value_node in node.value:
+                if isinstance(key_node, yaml.ScalarNode) and key_node.value.casefold() == folded:
+                    return key_node, value_node
+        return None
+
+    def _root(self, path: str) -> Any:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return None
+        stamp = (stat.st_size, stat.st_mtime_ns)
+        kept = self._nodes.get(path)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+        try:
+            with open(path, encoding='utf-8') as stream:
+                node = yaml.compose(stream, Loader=yaml.SafeLoader)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            node = None
+        self._nodes[path] = (stamp, node)
+        return node
+
+
+def provenance_report(value: Any, provenance: Provenance, locate: Callable[[Place], Located],
+                      rule_of: Callable[[Tuple[Any, ...]], Dict[str, Any]], root: Tuple[Any, ...]) -> Dict[str, Any]:
+    """The records of a merged value, in the order of the value (the looked-up path first)."""
+    report: Dict[str, Any] = {}
+    for path in _paths(value, root):
+        entry = provenance.entries.get(path)
+        if entry is not None:
+            report[shown_path(path)] = _record(path, entry, provenance, locate, rule_of)
+    return report
+
+
+def _paths(value: Any, path: Tuple[Any, ...]) -> List[Tuple[Any, ...]]:
+    """Every path of the value, depth first, the value's own first."""
+    paths = [path]
+    pending = [(value, path)]
+    while pending:
+        current, at = pending.pop()
+        family = family_of(current)
+        if family is MAP:
+            children = [(item, at + (key,)) for key, item in current.items()]
+        elif family is LIST:
+            children = [(item, at + (index,)) for index, item in enumerate(current)]
+        else:
+            continue
+        paths.extend(child_path for _item, child_path in children)
+        pending.extend(reversed(children))
+    return _depth_first(paths, path)
+
+
+def _depth_first(paths: List[Tuple[Any, ...]], root: Tuple[Any, ...]) -> List[Tuple[Any, ...]]:
+    """The paths ordered as the value reads top to bottom (a map's key before what it holds)."""
+    order = {path: index for index, path in enumerate(paths)}
+    return sorted(paths, key=lambda path: tuple(order[path[:size]] for size in range(len(root), len(path) + 1)))
+
+
+def _record(path: Tuple[Any, ...], entry: Entry, provenance: Provenance, locate: Callable[[Place], Located],
+            rule_of: Callable[[Tuple[Any, ...]], Dict[str, Any]]) -> Dict[str, Any]:
+    scalar = family_of(entry.value) not in (MAP, LIST)
+    record: Dict[str, Any] = {}
+    where = locate(entry.place) if entry.place is not None else _UNKNOWN
+    if scalar and not where.get('withheld'):
+        record['value'] = entry.value
+    record.update(where)
+    record.update(rule_of(entry.rule_path))
+    used = provenance.used_layers(path) if not scalar else {entry.place.layer} if entry.place else set()
+    shadowed = [_definition(place, value, locate, scalar) for place, value in entry.definitions[1:]
+                if place is not None and (scalar or place.layer not in used)]
+    if shadowed:
+        record['shadowed'] = shadowed
+    if entry.removed:
+        record['removed'] = [_removal(removal, locate) for removal in entry.removed]
+    return record
+
+
+_UNKNOWN: Located = {'file': None, 'line': None}
+
+
+def _definition(place: Place, value: Any, locate: Callable[[Place], Located], scalar: bool) -> Dict[str, Any]:
+    where = locate(place)
+    shown = {'file': where['file'], 'line': where.get('line')}
+    if where.get('withheld'):
+        shown['withheld'] = True
+    elif scalar:
+        shown['value'] = value
+    return shown
+
+
+def _removal(removal: Any, locate: Callable[[Place], Located]) -> Dict[str, Any]:
+    if removal.place is None:
+        shown = dict(_UNKNOWN, value=removal.value)
+    else:
+        shown = _definition(removal.place, removal.value, locate, True)
+    marker = locate(removal.marker) if removal.marker is not None else _UNKNOWN
+    shown['marker'] = {'file': marker['file'], 'line': marker.get('line')}
+    return shown
