@@ -101,6 +101,9 @@ options:
     description:
       - Add the host variable C(hier_sources), mapping each top-level key to the levels and files that supplied it,
         most specific first; a whole-file vaulted file is marked C(vaulted=true).
+      - And the host variable C(hier_provenance), mapping each path of every value (the key, each map key and list
+        item below it, such as V(packages/0)) to its C(file), C(line), C(column), C(level), C(level_path), C(rule),
+        C(rule_at), C(shadowed) and C(removed), as the P(strata.hier.hier#lookup) lookup's O(provenance) gives them.
     type: bool
     default: false
 notes:
@@ -199,7 +202,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_s
 
 # 3: builtin types, vault values as marked ciphertext, data like the markers escaped (compat); 4: and the warnings
 # about levels no node fills (an entry of 3 would keep them silent)
-CACHE_FORMAT = 4
+CACHE_FORMAT = 5
 
 SOURCE_SUFFIXES = ('.hier.yml', '.hier.yaml')
 NAMING_READ_LIMIT = 65536

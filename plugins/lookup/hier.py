@@ -73,6 +73,26 @@ options:
         ansible-core version, so data is returned as written.
     type: bool
     default: false
+  provenance:
+    description:
+      - Return, instead of the value, C({key, value, rule, provenance}); C(provenance) maps each path of the value
+        (the key itself, every map key and list item below it, C(/) separated with list indexes as numbers, such as
+        V(packages/0)) to where it comes from - see RV(_raw).
+      - Costs the merge its shortcuts (up to about 3 times a plain lookup); off, it costs nothing.
+      - At C(-vvv) the lookup prints one line per value with its file and line, whatever this option says.
+    type: bool
+    default: false
+    version_added: 1.1.0
+  whole_node:
+    description:
+      - Look up the host's whole resultant set of data (every top-level key of its levels, each merged as its own
+        lookup would) instead of O(_terms), which must then be empty; returns one map, key -> value, or with
+        O(provenance) C({value, provenance}) where C(provenance) covers every key.
+      - What the P(strata.hier.rsop#role) role and the C(strata.hier.blame) playbook ask when the inventory carries no
+        provenance. Not for a C(hiera.yaml), whose keys Hiera cannot list.
+    type: bool
+    default: false
+    version_added: 1.1.0
 notes:
   - Keys compare case-sensitively unless the configuration sets C(case_insensitive_keys) (a C(Datum.yml) does).
   - In a C(Datum.yml) store, the C([x= ... =]) expressions DscWorkshop repositories use (C($Node.X), C($Datum.A.B),
@@ -108,6 +128,10 @@ EXAMPLES = r"""
   ansible.builtin.debug:
     msg: "{{ lookup('strata.hier.hier', 'NetworkConfig', explain=true) }}"
 
+- name: Where does each package of this host come from? (file and line per item, what was knocked out)
+  ansible.builtin.debug:
+    msg: "{{ lookup('strata.hier.hier', 'packages', provenance=true) }}"
+
 - name: Merge differently for this call
   ansible.builtin.debug:
     msg: "{{ lookup('strata.hier.hier', 'WindowsFeatures', merge='Unique') }}"
@@ -128,6 +152,13 @@ _raw:
       with its options: C(merge_hash), C(merge_basetype_array) or C(merge_hash_array), C(knockout_prefix), and
       C(tuple_keys) for a hash array merged by tuple."
     - Hash-array items are maps at their array's path; an entry is listed once however many items repeat it.
+    - "With O(provenance), each record of C(provenance) has C(file) (relative to the configuration's folder),
+      C(line), C(column), C(level) (as configured), C(level_path) (as expanded for the host), C(value) (scalars
+      only), C(rule) and C(rule_at) (the C(lookup_options) key that merged it and the C(file:line) declaring it,
+      null for a default that is not written), C(shadowed) (each less specific definition the value overrode:
+      C(file), C(line), C(value)) and C(removed) (each value a knockout took out of a map or list: C(value),
+      C(file), C(line), and C(marker) with the marker's C(file) and C(line)). Data of a whole-file vaulted file
+      is C(withheld=true), without values or lines; vault values stay encrypted."
   type: list
   elements: raw
 """
@@ -154,6 +185,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.discovery import disco
 from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import in_group_precedence
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
+from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import origin_lines
 from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import (
     LOOKUP_CALL_ARGUMENTS, adopt_own_definitions, option_problems, own_definitions, register_own_definitions,
     unknown_options_text,
@@ -182,25 +214,60 @@ class LookupModule(LookupBase):
 
     def _run(self, terms, variables, kwargs):
         config_path = self._config_path(kwargs, variables)
+        if self.get_option('whole_node') and terms:
+            raise _LookupError('strata.hier.hier: whole_node=true looks up every key of the host: give no key (%s)'
+                               % ', '.join(repr(term) for term in terms))
         if is_hiera_config_file(config_path):
+            if self.get_option('whole_node'):
+                raise _LookupError('strata.hier.hier: whole_node=true needs a hier.yml or Datum.yml; Hiera cannot list '
+                                   'the keys of %s' % config_path)
             return self._run_hiera(config_path, terms, variables, kwargs)
         hierarchy = open_hierarchy(config_path, self._loader)
         expansions = hierarchy.expand_levels(in_group_precedence(variables), self._fetch)
         if display.verbosity >= 1:
             _say_undefined(variables.get('inventory_hostname'), expansions.undefined, hierarchy.level_position,
                            'the level is skipped')
+        if self.get_option('whole_node'):
+            return [self._whole_node(hierarchy, variables, expansions)]
+        provenance = self.get_option('provenance') or display.verbosity >= 3
         results = []
         for term in terms:
             resolution = hierarchy.lookup(term, variables, merge=self.get_option('merge'), expansions=expansions,
-                                          explain=self.get_option('explain'))
+                                          explain=self.get_option('explain'), provenance=provenance)
             self._trace(resolution, variables.get('inventory_hostname'))
             for warning in resolution.warnings:
                 display.warning('strata.hier.hier %s: %s' % (resolution.key, warning))
             if self.get_option('explain'):
                 results.append(not_templates(plain(resolution.explain(), wrappers=1), 1))  # the value sits in it
                 continue
+            if self.get_option('provenance'):
+                results.append(self._with_provenance(resolution, kwargs))
+                continue
             results.append(self._answer(resolution, kwargs))
         return results
+
+    def _with_provenance(self, resolution, kwargs):
+        """{key, value, rule, provenance}; the value as the lookup answers it (default, query and render apply)."""
+        answer = {'key': resolution.key, 'value': self._answer(resolution, kwargs), 'rule': resolution.rule,
+                  'provenance': resolution.records or {}}
+        return not_templates(plain(answer, wrappers=1), 1)
+
+    def _whole_node(self, hierarchy, variables, expansions):
+        """Every top-level key of the host merged (Hierarchy.resolve_node): key -> value, or with provenance
+        {value, provenance}."""
+        provenance = self.get_option('provenance')
+        resolutions = hierarchy.resolve_node(variables, expansions=expansions, provenance=provenance)
+        host = variables.get('inventory_hostname')
+        for resolution in resolutions.values():
+            for warning in resolution.warnings:
+                display.warning('strata.hier.hier %s %s: %s' % (host or '(no host)', resolution.key, warning))
+        value = {key: resolution.value for key, resolution in resolutions.items()}
+        if not provenance:
+            return not_templates(plain(value, wrappers=0))
+        records = {}
+        for resolution in resolutions.values():
+            records.update(resolution.records or {})
+        return not_templates(plain({'value': value, 'provenance': records}, wrappers=1), 1)
 
     def _run_hiera(self, config_path, terms, variables, kwargs):
         """A Puppet hiera.yaml (version 5): each term answered as ``puppet lookup`` answers it."""
@@ -311,6 +378,8 @@ class LookupModule(LookupBase):
                 reason = {'not found': '', 'null (not found)': 'null'}.get(reason, reason)
             line = '  %-40s %-9s %s' % (level['level'], state, place or '')
             display.vvv(line.rstrip() + ('  (%s)' % reason if reason else ''))
+        for line in origin_lines(resolution.records or {}):
+            display.vvv('  ' + line)
 
 
 def _check_options(direct):

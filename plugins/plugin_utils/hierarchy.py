@@ -25,7 +25,7 @@ from ansible_collections.strata.hier.plugins.module_utils.rules import join_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, level_position, missing_datadir
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, HandlerCheck
-from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import line_of
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import Positions, line_of
 from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found, StoreError, named_entry
 
 
@@ -89,7 +89,6 @@ class Hierarchy:
     def positions(self) -> Any:
         """The lines of keys in this hierarchy's files, for provenance (each file composed once per change)."""
         if self._positions is None:
-            from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import Positions
             self._positions = Positions(self.config.case_insensitive_keys)
         return self._positions
 

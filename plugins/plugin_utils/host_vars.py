@@ -41,7 +41,7 @@ TEMPLATE_FUNCTIONS = frozenset(('lookup', 'query', 'q', 'now', 'undef'))
 """Ansible's template functions: a host variable of that name hides the function from every template of the host.
 (Play keywords such as ``port`` or ``name`` are not refused: as variables they set nothing, and data uses them.)"""
 
-OWN_VARIABLES = ('hier_sources', 'hier_vaulted_keys')
+OWN_VARIABLES = ('hier_sources', 'hier_provenance', 'hier_vaulted_keys')
 """The host variables the plugins set themselves (data cannot: ``hier_*`` is reserved)."""
 
 JSON_MARKER_PREFIX = '__ansible_'
@@ -108,14 +108,16 @@ def merged_host_vars(hierarchy: Any, variables: Mapping, expansions: Sequence[Ex
     """Every top-level key of the host's levels (those ``wanted`` accepts), merged as the lookup merges it.
 
     A key data cannot set (``variable_problem``) is left out with a warning. ``hier_sources`` (with ``provenance``)
-    maps each key to the levels and files of its value; ``hier_vaulted_keys`` lists the keys whose value comes in part
+    maps each key to the levels and files of its value, ``hier_provenance`` each path of every value to its file and
+    line (provenance_report.py); ``hier_vaulted_keys`` lists the keys whose value comes in part
     from a whole-file vaulted file (plain once loaded: whoever writes them out must keep them secret).
     """
     host = variables.get('inventory_hostname')
     host_vars: Dict[str, Any] = {}
     sources: Dict[str, Any] = {}
+    records: Dict[str, Any] = {}
     vaulted: List[str] = []
-    for key, resolution in hierarchy.resolve_node(variables, expansions=expansions).items():
+    for key, resolution in hierarchy.resolve_node(variables, expansions=expansions, provenance=provenance).items():
         if wanted is not None and not wanted(key):
             continue
         for warning in resolution.warnings:
@@ -125,10 +127,12 @@ def merged_host_vars(hierarchy: Any, variables: Mapping, expansions: Sequence[Ex
         host_vars[key] = resolution.value
         if provenance:
             sources[key] = resolution.provenance()
+            records.update(resolution.records or {})
         if resolution.vaulted:
             vaulted.append(key)
     if provenance:
         host_vars['hier_sources'] = sources
+        host_vars['hier_provenance'] = records
     if vaulted:
         host_vars['hier_vaulted_keys'] = vaulted
     return host_vars

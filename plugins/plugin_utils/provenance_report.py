@@ -19,71 +19,14 @@ functions keep them encrypted.
 
 from __future__ import annotations
 
-import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-import yaml
-
-from ansible_collections.strata.hier.plugins.module_utils.identity import shown_path
+from ansible_collections.strata.hier.plugins.module_utils.identity import shown, shown_path
 from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, MAP, family_of
 from ansible_collections.strata.hier.plugins.module_utils.provenance import Entry, Place, Provenance
 
 Located = Dict[str, Any]
 """``{file, line, column, level, level_path}`` of a place, ``withheld: true`` for a whole-file vaulted file."""
-
-
-class Positions:
-    """Lines and columns of key paths in YAML files, each file composed once (per size and mtime)."""
-
-    def __init__(self, case_insensitive: bool = False) -> None:
-        self._nodes: Dict[str, Tuple[Tuple[int, int], Any]] = {}
-        self._case_insensitive = case_insensitive
-
-    def position(self, path: str, keys: Sequence[Any]) -> Tuple[Optional[int], Optional[int]]:
-        """(line, column), 1-based, of the key or list item at ``keys`` in the file; (None, None) when unknown."""
-        node = self._root(path)
-        mark = None
-        for key in keys:
-            if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
-                node = node.value[key]
-                mark = node.start_mark
-                continue
-            if not isinstance(node, yaml.MappingNode):
-                return (None, None)
-            match = self._key(node, key)
-            if match is None:
-                return (None, None)
-            mark, node = match[0].start_mark, match[1]
-        return (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
-
-    def _key(self, node: Any, key: Any) -> Optional[Tuple[Any, Any]]:
-        text = str(key)
-        for key_node, value_node in node.value:
-            if isinstance(key_node, yaml.ScalarNode) and key_node.value == text:
-                return key_node, value_node
-        if self._case_insensitive:
-            folded = text.casefold()
-            for key_node, value_node in node.value:
-                if isinstance(key_node, yaml.ScalarNode) and key_node.value.casefold() == folded:
-                    return key_node, value_node
-        return None
-
-    def _root(self, path: str) -> Any:
-        try:
-            stat = os.stat(path)
-        except OSError:
-            return None
-        stamp = (stat.st_size, stat.st_mtime_ns)
-        kept = self._nodes.get(path)
-        if kept is not None and kept[0] == stamp:
-            return kept[1]
-        try:
-            with open(path, encoding='utf-8') as stream:
-                node = yaml.compose(stream, Loader=yaml.SafeLoader)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            node = None
-        self._nodes[path] = (stamp, node)
-        return node
 
 
 def provenance_report(value: Any, provenance: Provenance, locate: Callable[[Place], Located],
@@ -161,3 +104,33 @@ def _removal(removal: Any, locate: Callable[[Place], Located]) -> Dict[str, Any]
     marker = locate(removal.marker) if removal.marker is not None else _UNKNOWN
     shown['marker'] = {'file': marker['file'], 'line': marker.get('line')}
     return shown
+
+
+def origin_lines(records: Dict[str, Any]) -> List[str]:
+    """One line per value (a leaf or list item) with where it is written, then what it shadowed and what knockouts
+    removed: the lookup's ``-vvv``. Values as messages show them (a vault value as its type)."""
+    lines = []
+    for path, record in records.items():
+        if 'value' in record or record.get('withheld'):
+            shown_value = '(withheld)' if record.get('withheld') else shown(record['value'])
+            lines.append('%s = %s  from %s' % (path, shown_value, _position(record)))
+        for definition in record.get('shadowed', ()):
+            lines.append('%s   shadows %s' % (path, _definition_text(definition)))
+        for removal in record.get('removed', ()):
+            lines.append('%s   removed %s by the marker at %s'
+                         % (path, _definition_text(removal), _position(removal['marker'])))
+    return lines
+
+
+def _position(where: Dict[str, Any]) -> str:
+    """``file:line`` (or the file, or ``(unknown)``), with the level when the record names it."""
+    text = where.get('file') or '(unknown)'
+    if where.get('line'):
+        text = '%s:%d' % (text, where['line'])
+    return '%s (level %s)' % (text, where['level']) if where.get('level') else text
+
+
+def _definition_text(definition: Dict[str, Any]) -> str:
+    if 'value' in definition:
+        return '%s at %s' % (shown(definition['value']), _position(definition))
+    return _position(definition)

@@ -2,7 +2,8 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Where a key path is written in a YAML file, for error messages.
+"""Where a key path is written in a YAML file: for error messages (``key_position``, the one way to put
+``file:line`` in a message) and provenance (``Positions``).
 
 Done with PyYAML's composer rather than Ansible's origin tags, so every
 supported ansible-core gives the same answer.
@@ -10,32 +11,69 @@ supported ansible-core gives the same answer.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+import os
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 import yaml
 
 
-def line_of(path: str, keys: Sequence[str]) -> Optional[int]:
-    """1-based line of the deepest of ``keys`` found in the file, or None."""
-    try:
-        with open(path, encoding='utf-8') as stream:
-            node = yaml.compose(stream, Loader=yaml.SafeLoader)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+class Positions:
+    """Lines and columns of key paths in YAML files, each file composed once (per size and mtime)."""
+
+    def __init__(self, case_insensitive: bool = False) -> None:
+        self._nodes: Dict[str, Tuple[Tuple[int, int], Any]] = {}
+        self._case_insensitive = case_insensitive
+
+    def position(self, path: str, keys: Sequence[Any], deepest: bool = False) -> Tuple[Optional[int], Optional[int]]:
+        """(line, column), 1-based, of the key or list item at ``keys`` in the file (a list item: its first line);
+        (None, None) when unknown, or with ``deepest`` that of the deepest of the keys found."""
+        node = self._root(path)
+        mark = None
+        for key in keys:
+            if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
+                node = node.value[key]
+                mark = node.start_mark
+                continue
+            match = self._key(node, key) if isinstance(node, yaml.MappingNode) else None
+            if match is None:
+                mark = mark if deepest else None
+                break
+            mark, node = match[0].start_mark, match[1]
+        return (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+
+    def _key(self, node: Any, key: Any) -> Optional[Tuple[Any, Any]]:
+        text = str(key)
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == text:
+                return key_node, value_node
+        if self._case_insensitive:
+            folded = text.casefold()
+            for key_node, value_node in node.value:
+                if isinstance(key_node, yaml.ScalarNode) and key_node.value.casefold() == folded:
+                    return key_node, value_node
         return None
-    line = None
-    for key in keys:
-        if isinstance(key, int) and isinstance(node, yaml.SequenceNode) and 0 <= key < len(node.value):
-            node = node.value[key]      # a list item (hiera.yaml's hierarchy[0]): its line is its first key's
-            line = node.start_mark.line + 1
-            continue
-        if not isinstance(node, yaml.MappingNode):
-            break
-        match = next(((k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == str(key)), None)
-        if match is None:
-            break
-        line = match[0].start_mark.line + 1
-        node = match[1]
-    return line
+
+    def _root(self, path: str) -> Any:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return None
+        stamp = (stat.st_size, stat.st_mtime_ns)
+        kept = self._nodes.get(path)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+        try:
+            with open(path, encoding='utf-8') as stream:
+                node = yaml.compose(stream, Loader=yaml.SafeLoader)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            node = None
+        self._nodes[path] = (stamp, node)
+        return node
+
+
+def line_of(path: str, keys: Sequence[Any]) -> Optional[int]:
+    """1-based line of the deepest of ``keys`` found in the file, or None."""
+    return Positions().position(path, keys, deepest=True)[0]
 
 
 def key_position(path: str, keys: Sequence[str]) -> str:

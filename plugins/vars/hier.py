@@ -61,6 +61,20 @@ options:
         key: vars_keys
     env:
       - name: STRATA_HIER_VARS_KEYS
+  provenance:
+    description:
+      - Also give each host C(hier_sources) (each top-level key -> the levels and files that supplied it) and
+        C(hier_provenance) (each path of every value -> its file, line, level, rule, shadowed values and knockouts),
+        as the P(strata.hier.hier#inventory) inventory plugin's O(strata.hier.hier#inventory:provenance) does.
+      - Costs the merge its shortcuts (up to about 3 times the merge).
+    type: bool
+    default: false
+    version_added: 1.1.0
+    ini:
+      - section: strata_hier
+        key: vars_provenance
+    env:
+      - name: STRATA_HIER_VARS_PROVENANCE
   keys_pattern:
     description:
       - A regular expression; top-level keys it matches entirely are given too (with O(keys), a key matching either).
@@ -201,9 +215,10 @@ class VarsModule(BaseVarsPlugin):
         if _MERGED_FOR != [hierarchy]:
             _MERGED.clear()
             _MERGED_FOR[:] = [hierarchy]
-        key = (host.name, tuple(expansion.path for expansion in expansions), wanted, allowed)
+        provenance = self.get_option('provenance')
+        key = (host.name, tuple(expansion.path for expansion in expansions), wanted, allowed, provenance)
         if key not in _MERGED:
-            merged = merged_host_vars(hierarchy, variables, expansions, self._display.warning,
+            merged = merged_host_vars(hierarchy, variables, expansions, self._display.warning, provenance=provenance,
                                       wanted=_key_filter(*wanted), allowed=allowed)
             _MERGED[key] = {name: not_templates(value) for name, value in merged.items()}
         return dict(_MERGED[key])
