@@ -75,9 +75,10 @@ options:
     default: false
   provenance:
     description:
-      - Return, instead of the value, C({key, value, rule, provenance}); C(provenance) maps each path of the value
+      - "Return, instead of the value, C({key, value, rule, provenance}) (C(value) as O(explain) gives it: vault values
+        stay encrypted; O(query) and O(render) do not apply); C(provenance) maps each path of the value
         (the key itself, every map key and list item below it, C(/) separated with list indexes as numbers, such as
-        V(packages/0)) to where it comes from - see RV(_raw).
+        V(packages/0)) to where it comes from - see RV(_raw)."
       - Costs the merge its shortcuts (up to about 3 times a plain lookup); off, it costs nothing.
       - At C(-vvv) the lookup prints one line per value with its file and line, whatever this option says.
     type: bool
@@ -185,7 +186,6 @@ from ansible_collections.strata.hier.plugins.plugin_utils.discovery import disco
 from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import in_group_precedence
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
-from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import origin_lines
 from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import (
     LOOKUP_CALL_ARGUMENTS, adopt_own_definitions, option_problems, own_definitions, register_own_definitions,
     unknown_options_text,
@@ -247,8 +247,10 @@ class LookupModule(LookupBase):
         return results
 
     def _with_provenance(self, resolution, kwargs):
-        """{key, value, rule, provenance}; the value as the lookup answers it (default, query and render apply)."""
-        answer = {'key': resolution.key, 'value': self._answer(resolution, kwargs), 'rule': resolution.rule,
+        """{key, value, rule, provenance}; the value as explain gives it (vault values kept encrypted, no query or
+        render), the default for a key found nowhere."""
+        value = resolution.value if resolution.found else self._answer(resolution, kwargs)
+        answer = {'key': resolution.key, 'value': value, 'rule': resolution.rule,
                   'provenance': resolution.records or {}}
         return not_templates(plain(answer, wrappers=1), 1)
 
@@ -378,8 +380,10 @@ class LookupModule(LookupBase):
                 reason = {'not found': '', 'null (not found)': 'null'}.get(reason, reason)
             line = '  %-40s %-9s %s' % (level['level'], state, place or '')
             display.vvv(line.rstrip() + ('  (%s)' % reason if reason else ''))
-        for line in origin_lines(resolution.records or {}):
-            display.vvv('  ' + line)
+        if resolution.records:
+            from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import origin_lines
+            for line in origin_lines(resolution.records):
+                display.vvv('  ' + line)
 
 
 def _check_options(direct):

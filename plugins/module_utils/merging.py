@@ -27,7 +27,6 @@ from ansible_collections.strata.hier.plugins.module_utils.limits import WorkBudg
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import INHERITED, WHOLE, fold_text
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import DEEP
 from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
-from ansible_collections.strata.hier.plugins.module_utils.provenance import Place, Provenance
 from ansible_collections.strata.hier.plugins.module_utils.rules import DEFAULT_RULE, MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 
@@ -49,7 +48,7 @@ class MergeResult:
         self.warnings = [] if warnings is None else warnings
         self.paths = paths
         self.trace: Optional[PathTrace] = None
-        self.provenance: Optional[Provenance] = None
+        self.provenance: Any = None     # a provenance.Provenance
 
 
 class PathTrace:
@@ -106,7 +105,7 @@ class MergeRun:
     nothing aloud)."""
 
     def __init__(self, rules: MergeRules, inputs: Any, trace: Optional[PathTrace] = None,
-                 provenance: Optional[Provenance] = None) -> None:
+                 provenance: Any = None) -> None:
         self.rules = rules
         self.warnings: List[str] = []
         self.sources: Dict[Any, List[int]] = {}
@@ -176,7 +175,7 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), expla
     if not layers:
         return MergeResult(None, False, strategy, rule, [], paths=[] if explain else None)
     explain = explain or provenance
-    run = MergeRun(rules.every_path(), values, PathTrace(), Provenance(values) if provenance else None) \
+    run = MergeRun(rules.every_path(), values, PathTrace(), _provenance(values) if provenance else None) \
         if explain else MergeRun(rules, values)
     family = family_of(values[layers[0]])
     kept = [index for index in layers if family_of(values[index]) is family]
@@ -193,13 +192,19 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), expla
         sources = strategy.sources(found[0], kept)
     result = MergeResult(value, True, strategy, rule, sources, run.warnings, run.trace.report() if explain else None)
     if run.provenance is not None:
-        _note_root(run.provenance, keys, [(Place(index, ()), values[index]) for index in layers], value)
+        _note_root(run.provenance, keys, [(run.provenance.layer_place(index), values[index]) for index in layers],
+                   value)
         result.trace, result.provenance = run.trace, run.provenance
     return result
 
 
-def _note_root(provenance: Provenance, keys: Tuple[Any, ...], definitions: List[Tuple[Place, Any]],
-               value: Any) -> None:
+def _provenance(values: Sequence[Any]) -> Any:
+    """A Provenance of the layers (its module loads only for a merge that asks for it)."""
+    from ansible_collections.strata.hier.plugins.module_utils.provenance import Provenance
+    return Provenance(values)
+
+
+def _note_root(provenance: Any, keys: Tuple[Any, ...], definitions: List[Tuple[Any, Any]], value: Any) -> None:
     """The looked-up path's own record: every layer that holds it (a scalar's first one is its value)."""
     if family_of(value) is SCALAR:
         provenance.key(keys, definitions, value)

@@ -23,26 +23,38 @@ item's merge so its records get the index.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH
 
 Path = Tuple[Any, ...]
 
 
-class Place(NamedTuple):
+class Place:
     """A spot in a layer's value: the layer (its index, most specific first) and the keys and indexes inside it."""
 
-    layer: int
-    path: Path
+    __slots__ = ('layer', 'path')
+
+    def __init__(self, layer: int, path: Path) -> None:
+        self.layer, self.path = layer, path
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, Place) and (self.layer, self.path) == (other.layer, other.path)
+
+    def __hash__(self) -> int:
+        return hash((self.layer, self.path))
+
+    def __repr__(self) -> str:
+        return 'Place(%d, %r)' % (self.layer, self.path)
 
 
-class Removal(NamedTuple):
+class Removal:
     """A value a knockout took out: where it was, its value, and where the marker is."""
 
-    place: Place
-    value: Any
-    marker: Optional[Place]
+    __slots__ = ('place', 'value', 'marker')
+
+    def __init__(self, place: Optional[Place], value: Any, marker: Optional[Place]) -> None:
+        self.place, self.value, self.marker = place, value, marker
 
 
 class Entry:
@@ -85,6 +97,10 @@ class Provenance:
             self._places[id(value)] = place
             for position, item in enumerate(value):
                 self._index(item, Place(place.layer, place.path + (position,)), depth + 1)
+
+    def layer_place(self, index: int) -> Place:
+        """The place of a whole layer value."""
+        return Place(index, ())
 
     def place_of(self, container: Any, key: Any = None) -> Optional[Place]:
         """The place of a container of a layer, or with ``key`` of its key or index; None for a value built while

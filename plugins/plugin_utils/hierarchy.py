@@ -216,17 +216,46 @@ class Hierarchy:
         resolution = Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
                                 read.reports, result.warnings, _levels_used(result.sources), result.paths)
         if provenance:
-            resolution.records = self._records(result, read, segments)
+            resolution.records = self._records(result, read, segments, expansions, rules)
         return resolution
 
-    def _records(self, result: Any, read: '_LevelReads', segments: Tuple[str, ...]) -> Dict[str, Any]:
+    def _records(self, result: Any, read: '_LevelReads', segments: Tuple[str, ...], expansions: Sequence[Expansion],
+                 rules: Any) -> Dict[str, Any]:
         """Provenance records of a merged value (provenance_report.py); none for a value found nowhere."""
         from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import provenance_report
         if result.provenance is None:
             return {}
         locator = _Locator(self, read, segments)
-        return provenance_report(result.value, result.provenance, locator.locate, locator.rule_of(result.trace),
-                                 segments)
+        records = provenance_report(result.value, result.provenance, locator.locate, locator.rule_of(result.trace),
+                                    segments)
+        if read.knocker is not None and records:
+            removed = self._knocked_levels(read, segments, expansions, rules.resolve(segments)[0].knockout_prefix)
+            if removed:
+                next(iter(records.values())).setdefault('removed', []).extend(removed)
+        return records
+
+    def _knocked_levels(self, read: '_LevelReads', segments: Tuple[str, ...], expansions: Sequence[Expansion],
+                        prefix: str) -> List[Dict[str, Any]]:
+        """Provenance: the values of the less specific levels a ``--key`` of a level file knocked out."""
+        positions, base = self.positions(), os.path.dirname(self.config.path)
+        index, marker_file = read.knocker
+        keys = self._handlers.keys_in_file(marker_file, read.reports[index]['path'], segments)
+        marker_keys = list(keys[:-1]) + [prefix + str(keys[-1])] if keys else []
+        marker = {'file': os.path.relpath(marker_file, base), 'line': positions.position(marker_file, marker_keys)[0]}
+        removed = []
+        for expansion in expansions[index + 1:]:
+            found = self._store.get(expansion.path, segments) if expansion.path is not None else NOT_FOUND
+            if found.value is None or os.path.isdir(found.file):
+                continue
+            shown = {'file': os.path.relpath(found.file, base), 'marker': marker}
+            if self._store.vaulted(found.file):
+                shown['withheld'] = True
+            else:
+                shown['value'] = found.value
+                shown['line'] = positions.position(found.file, self._handlers.keys_in_file(
+                    found.file, join_path(expansion.path), segments))[0]
+            removed.append(shown)
+        return removed
 
     def _rules_for(self, key: str, segments: Tuple[str, ...], merge: Any) -> Any:
         """The configuration's rules; with ``merge``, a rule of this call for the key path."""
@@ -264,6 +293,8 @@ class Hierarchy:
             else:
                 found = self._read_level(expansion.path, segments, prefix, report)
                 knocked_by = report['file'] if found.knocked_out else None
+                if knocked_by:
+                    read.knocker = (len(read.reports), found.file)
                 value = self._level_value(expansions, found, report, segments) if report['found'] else None
             read.reports.append(report)
             read.values.append(value)
@@ -362,12 +393,13 @@ def _in_folder(file: str, keys: List[Any]) -> Tuple[str, List[Any]]:
 class _LevelReads:
     """What a key path holds on each level, most specific first."""
 
-    __slots__ = ('values', 'reports', 'files')
+    __slots__ = ('values', 'reports', 'files', 'knocker')
 
     def __init__(self) -> None:
         self.values: list = []
         self.reports: List[Dict[str, Any]] = []
         self.files: List[Optional[str]] = []      # the file (or folder) of each value found
+        self.knocker: Optional[Tuple[int, str]] = None    # the level whose file knocks the key out, and that file
 
 
 class Expansions(list):

@@ -295,3 +295,15 @@ def test_a_missing_data_folder_names_the_configuration_line(store):
                r'this file\)' % (store / 'hier.yml', store / 'dat'))
     with pytest.raises(AnsibleParserError, match=message):
         parse(source(store))
+
+
+def test_provenance_gives_each_host_the_file_and_line_of_every_value(store):
+    write(store / 'data' / 'Roles' / 'db.yml', 'Port: 5432\nTags: [db, sql]\n')
+    host = parse(source(store, 'provenance: true\n')).get_host('db01.example.com').vars
+    records = host['hier_provenance']
+    assert list(records) == ['Port', 'Tags', 'Tags/0', 'Tags/1']     # Nodes/db01.yml is no level of db01.example.com
+    assert (records['Tags/1']['value'], records['Tags/1']['file'], records['Tags/1']['line']) == (
+        'sql', os.path.join('data', 'Roles', 'db.yml'), 2)
+    assert records['Port']['level'] == 'Roles/%{Role}' and records['Port']['level_path'] == 'Roles/db'
+    assert 'hier_sources' in host
+    assert 'hier_provenance' not in parse(source(store)).get_host('db01.example.com').vars

@@ -208,3 +208,15 @@ def test_a_stage_from_ansible_cfg_names_its_section_key_and_file(tmp_path):
     assert run_fresh(STAGE_FROM_INI, environment=environment) == (
         "strata.hier.hier vars plugin: stage must be one of all, task, inventory, not 'bogus' (set by "
         "[strata_hier] vars_stage in %s)" % (tmp_path / 'ansible.cfg'))
+
+
+def test_provenance_gives_hier_sources_and_hier_provenance(project, monkeypatch):
+    monkeypatch.setenv('STRATA_HIER_VARS_PROVENANCE', 'true')
+    got = host_vars(project)
+    assert got['hier_provenance']['Packages/1'] == {
+        'value': 'postgres', 'file': os.path.join('data', 'Roles', 'db.yml'), 'line': 1, 'column': 12,
+        'level': 'Roles/%{role} [role=db]', 'level_path': 'Roles/db', 'rule': 'Packages',
+        'rule_at': 'hier.yml:9'}
+    assert [source['file'] for source in got['hier_sources']['Level']] == ['Nodes/web1.yml']
+    monkeypatch.setenv('STRATA_HIER_VARS_PROVENANCE', 'false')
+    assert 'hier_provenance' not in host_vars(project)

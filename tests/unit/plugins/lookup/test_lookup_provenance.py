@@ -1,0 +1,58 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The lookup's provenance=true and whole_node=true, and its -vvv lines (issue 28, item 2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible.errors import AnsibleLookupError
+from ansible.utils.display import Display
+
+from .test_lookup_explain import DB01, lookup, readme    # noqa: F401  (readme is a fixture)
+
+
+def test_provenance_returns_key_value_rule_and_a_record_per_path(readme):
+    answer, = lookup(readme / 'hier.yml', 'packages', provenance=True)
+    assert (answer['key'], answer['value'], answer['rule']) == (
+        'packages', ['ntpsec', 'postgresql', 'openssh-server'], 'packages')
+    assert [(record.get('value'), record['file'], record['line']) for record in answer['provenance'].values()] == [
+        (None, 'data/nodes/db01.yml', 3), ('ntpsec', 'data/nodes/db01.yml', 3),
+        ('postgresql', 'data/roles/db.yml', 1), ('openssh-server', 'data/common.yml', 1)]
+
+
+def test_provenance_of_a_key_found_nowhere_gives_the_default_or_the_error(readme):
+    answer, = lookup(readme / 'hier.yml', 'missing', provenance=True, default=[])
+    assert answer == {'key': 'missing', 'value': [], 'rule': 'default_lookup_options', 'provenance': {}}
+    with pytest.raises(AnsibleLookupError, match="'missing' was found on no level"):
+        lookup(readme / 'hier.yml', 'missing', provenance=True)
+
+
+def test_whole_node_gives_every_key_and_with_provenance_every_path(readme):
+    node, = lookup(readme / 'hier.yml', whole_node=True)
+    assert node == {'NodeName': 'db01', 'Role': 'db', 'packages': ['ntpsec', 'postgresql', 'openssh-server'],
+                    'ntp': {'makestep': '0.1 -1', 'servers': ['0.pool.ntp.org', '1.pool.ntp.org']}}
+    traced, = lookup(readme / 'hier.yml', whole_node=True, provenance=True)
+    assert traced['value'] == node
+    assert traced['provenance']['ntp/makestep']['shadowed'] == [{'file': 'data/common.yml', 'line': 4, 'value': '1.0 3'}]
+    assert traced['provenance']['Role']['line'] == 2
+
+
+def test_whole_node_takes_no_key_and_no_hiera_yaml(readme):
+    with pytest.raises(AnsibleLookupError, match=r"whole_node=true looks up every key of the host: give no key \('ntp'\)"):
+        lookup(readme / 'hier.yml', 'ntp', whole_node=True)
+    (readme / 'hiera.yaml').write_text('version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n')
+    with pytest.raises(AnsibleLookupError, match='whole_node=true needs a hier.yml or Datum.yml'):
+        lookup(readme / 'hiera.yaml', whole_node=True)
+
+
+def test_vvv_prints_a_line_per_value_with_its_origin(readme, monkeypatch):
+    lines = []
+    display = Display()
+    monkeypatch.setattr(display, 'verbosity', 3)
+    monkeypatch.setattr(Display, 'vvv', lambda self, message, host=None: lines.append(message))
+    assert lookup(readme / 'hier.yml', 'ntp') == [{'makestep': '0.1 -1', 'servers': ['0.pool.ntp.org', '1.pool.ntp.org']}]
+    assert "  ntp/makestep = '0.1 -1'  from data/roles/db.yml:3 (level roles/%{Role})" in lines
+    assert "  ntp/makestep   shadows '1.0 3' at data/common.yml:4" in lines
