@@ -37,7 +37,7 @@ RESERVED = ['ansible_ssh_common_args', 'ansible_connection', 'ansible_python_int
             'ansible_play_hosts', 'ansible_', 'inventory_hostname', 'inventory_dir', 'inventory_file', 'hostvars',
             'groups', 'group_names', 'omit', 'play_hosts', 'playbook_dir', 'role_names', 'role_name', 'role_path',
             '__ansible_unsafe', '__ansible_vault', '__x', '__']
-OWN = ['hier_sources', 'hier_vaulted_keys']
+OWN = ['hier_sources', 'hier_provenance', 'hier_vaulted_keys']
 PLAIN = ['a', 'Name', 'packages', 'Ansible_connection', 'ANSIBLE_HOST', 'x_ansible_host', '_a', 'environment_name']
 INVALID = ['1a', 'a-b', 'a b', 'é', 'class', 'True', 'None', 'for', 'a.b', '{{ x }}', 'a::b']
 MAGIC = {'hostvars', 'groups', 'group_names', 'omit', 'play_hosts', 'playbook_dir', 'role_names', 'role_name',
@@ -62,9 +62,12 @@ def check_names(host_vars, provenance):
             continue
         assert isinstance(name, str) and isidentifier(name), 'host variable %r is not a valid name' % (name,)
         assert not reserved(name), 'data set the reserved variable %r' % name
-    assert provenance or 'hier_sources' not in host_vars, 'data set hier_sources'
+    assert provenance or not {'hier_sources', 'hier_provenance'} & set(host_vars), 'data set hier_sources'
     if provenance:
-        assert set(host_vars['hier_sources']) == set(host_vars) - set(OWN), 'hier_sources is not the provenance'
+        keys = set(host_vars) - set(OWN)
+        assert set(host_vars['hier_sources']) == keys, 'hier_sources is not the provenance'
+        records = host_vars.get('hier_provenance', {})
+        assert {path.split('/')[0] for path in records} <= keys, 'hier_provenance names a key the host has not'
     vaulted = host_vars.get('hier_vaulted_keys', [])
     assert isinstance(vaulted, list) and set(vaulted) <= set(host_vars), 'hier_vaulted_keys is not the vaulted keys'
 
