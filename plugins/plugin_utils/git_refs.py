@@ -137,7 +137,7 @@ def _note_hunk(match: Any, old: Optional[str], new: Optional[str], changes: Chan
 def _all_lines(path: str) -> Set[int]:
     try:
         with open(path, 'rb') as stream:
-            return set(range(1, stream.read().count(b'\n') + 2))
+            return set(range(1, len(stream.read().splitlines()) + 1))
     except OSError:
         return set()
 

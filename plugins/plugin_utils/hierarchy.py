@@ -351,6 +351,7 @@ class _Locator:
         self._hierarchy, self._read, self._segments = hierarchy, read, segments
         self._positions = hierarchy.positions()
         self._base = os.path.dirname(hierarchy.config.path)
+        self._shown: Dict[str, str] = {}    # a file -> as records name it
 
     def locate(self, place: Any) -> Dict[str, Any]:
         report, file = self._read.reports[place.layer], self._read.files[place.layer]
@@ -358,11 +359,16 @@ class _Locator:
             return {'file': None, 'line': None, 'level': report['level'], 'level_path': report['path']}
         keys = list(self._hierarchy._handlers.keys_in_file(file, report['path'], self._segments)) + list(place.path)
         file, keys = _in_folder(file, keys)
-        located = {'file': os.path.relpath(file, self._base)}
+        shown = self._shown.get(file)
+        if shown is None:
+            shown = self._shown[file] = os.path.relpath(file, self._base)
+        located = {'file': shown}
         if report.get('vaulted'):
             located['withheld'] = True
         else:
-            located['line'], located['column'] = self._positions.position(file, keys)
+            located['line'], located['column'], end = self._positions.span(file, keys)
+            if end and end > located['line']:
+                located['end_line'] = end       # a value written on several lines (a block, a vault value)
         located.update(level=report['level'], level_path=report['path'])
         return located
 

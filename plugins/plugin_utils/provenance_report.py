@@ -8,10 +8,12 @@ The merge notes places in layers (module_utils/provenance.py); a ``Locator`` of 
 ``{file, line, column, level, level_path}`` and this module builds the records the lookup returns
 (``provenance=true``), the inventory and vars plugins give as ``hier_provenance``, and the rsop role writes:
 
-``{path: {value, file, line, column, level, level_path, rule, rule_at, shadowed, removed}}`` where ``path`` is
+``{path: {value, file, line, column, end_line, level, level_path, rule, rule_at, shadowed, removed}}`` (``end_line``:
+the last line of a value written on several lines, such as a map, a block list or a vault value) where ``path`` is
 the key path of the merged value, ``/`` separated with list indexes as numbers (``packages/0``); ``value`` is
 given for scalars only; ``shadowed`` lists the less specific definitions the value overrode
-(``{file, line, value}``, value for scalars), ``removed`` what knockouts took out of a map or list
+(``{file, line, value}``, value for scalars), ``merged`` (maps, lists and hash-array items) the less specific
+definitions merged into it (``{file, line}``), ``removed`` what knockouts took out of a map or list
 (``{value, file, line, marker: {file, line}}``); a record of data from a whole-file vaulted file is
 ``withheld: true`` and gives no value and no line.  Vault values stay vault values: the caller's output
 functions keep them encrypted.
@@ -78,6 +80,10 @@ def _record(path: Tuple[Any, ...], entry: Entry, provenance: Provenance, locate:
                 if place is not None and (scalar or place.layer not in used)]
     if shadowed:
         record['shadowed'] = shadowed
+    merged = [_definition(place, value, locate, False) for place, value in entry.definitions[1:]
+              if place is not None and not scalar and place.layer in used]
+    if merged:
+        record['merged'] = merged
     if entry.removed:
         record['removed'] = [_removal(removal, locate) for removal in entry.removed]
     return record

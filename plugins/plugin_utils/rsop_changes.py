@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.identity import freeze
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import decrypted, is_vault_value, vault_ciphertext
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, vault_ciphertext
 
 SECRET = '(secret)'
 WITHHELD = '(withheld)'
@@ -30,15 +30,23 @@ class Secrets:
     """How vault values compare: by ciphertext, or when they decrypt, by a keyed hash of the plain text (the key
     drawn for this run, so the hash says nothing outside it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, loader: Any) -> None:
         self._key = os.urandom(32)
+        self._vault = getattr(loader, '_vault', None)   # DataLoader's VaultLib: the run's vault secrets
+        self._tokens: Dict[str, Tuple[str, str]] = {}   # each ciphertext decrypted once (a key derivation each)
 
     def token(self, value: Any) -> Tuple[str, str]:
-        try:
-            plain = decrypted(value)
-        except Exception:   # pylint: disable=broad-except  # no password for it: its ciphertext is all there is
-            return ('ciphertext', vault_ciphertext(value))
-        return ('plain', hmac.new(self._key, plain.encode('utf-8', 'surrogateescape'), hashlib.sha256).hexdigest())
+        ciphertext = vault_ciphertext(value)
+        token = self._tokens.get(ciphertext)
+        if token is None:
+            try:
+                plain = self._vault.decrypt(ciphertext)
+            except Exception:   # pylint: disable=broad-except  # no password for it: its ciphertext is all there is
+                token = ('ciphertext', ciphertext)
+            else:
+                token = ('plain', hmac.new(self._key, plain, hashlib.sha256).hexdigest())
+            self._tokens[ciphertext] = token
+        return token
 
 
 class Change:

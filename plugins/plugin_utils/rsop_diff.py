@@ -109,7 +109,7 @@ def rsop_diff(folder: str, base: str, head: Optional[str] = WORK_TREE, config: O
         config = _config_in(trees.repo, folder, config)
         changes = trees.changes()
         sides = [Side(root, config, loader) for root in trees.roots]
-        diffs, recomputed = _host_diffs(sides, changes, config)
+        diffs, recomputed = _host_diffs(sides, changes, config, loader)
         return build_report(trees.names(), sides, diffs, changes, recomputed, config)
 
 
@@ -141,13 +141,13 @@ def _source_config(path: str) -> str:
     return os.path.realpath(os.path.join(os.path.dirname(path), named))
 
 
-def _host_diffs(sides: List[Side], changes: Changes, config: str) -> Tuple[Dict[str, HostDiff], int]:
+def _host_diffs(sides: List[Side], changes: Changes, config: str, loader: Any) -> Tuple[Dict[str, HostDiff], int]:
     """Each host a change can reach, merged at both refs and compared."""
     base, head = sides
     reach = _Reach(changes, config, base, head)
     diffs: Dict[str, HostDiff] = {}
     recomputed = 0
-    secrets = Secrets()
+    secrets = Secrets(loader)
     for name in sorted(set(base.hosts) | set(head.hosts)):
         if not reach.reaches(name):
             continue

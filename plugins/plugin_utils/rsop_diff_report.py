@@ -72,7 +72,10 @@ def _record_lines(records: Dict[str, Any], path: str) -> Iterator[Tuple[str, Opt
     """(file, line, how) of the records at and below ``path``, and of the knockouts of the paths above it."""
     for record_path, record in records.items():
         if record_path == path or record_path.startswith(path + '/') or not path:
-            yield record.get('file'), record.get('line'), 'value'
+            if record.get('withheld'):
+                yield record.get('file'), None, 'withheld'
+            for line in range(record.get('line') or 0, (record.get('end_line') or record.get('line') or 0) + 1):
+                yield record.get('file'), line, 'value'
             for shadowed in record.get('shadowed', ()):
                 yield shadowed.get('file'), shadowed.get('line'), 'shadowed'
             for removed in record.get('removed', ()):
@@ -81,16 +84,23 @@ def _record_lines(records: Dict[str, Any], path: str) -> Iterator[Tuple[str, Opt
         elif path.startswith(record_path + '/'):
             for removed in record.get('removed', ()):
                 yield removed['marker'].get('file'), removed['marker'].get('line'), 'marker'
+            if record_path.rpartition('/')[2].isdigit():   # a list item holding the path: what identifies it
+                yield record.get('file'), record.get('line'), 'item'
+                for merged in record.get('merged', ()):
+                    yield merged.get('file'), merged.get('line'), 'item'
 
 
 def causes_of(change: Any, diff: HostDiff, context: _Context) -> List[Dict[str, Any]]:
     """The changed lines behind a change (module docstring), else its named causes."""
     found: List[Dict[str, Any]] = []
     seen: Set[Line] = set()
-    sides = (('head', diff.after, change.path), ('base', diff.before, change.base_path))
-    for side, host, path in sides[:1] if change.op == 'added' else sides[1:] if change.op == 'removed' else sides:
-        for file, line, _how in _record_lines(host.records, path):
-            if context.changed(file, line, side) and (context.in_repo(file), line, side) not in seen:
+    for side, host, path in (('head', diff.after, change.path), ('base', diff.before, change.base_path)):
+        for file, line, how in _record_lines(host.records, path):
+            if how == 'withheld' and file and context.in_repo(file) in context.lines[side]:
+                cause = {'cause': 'whole-file vaulted file changed', 'file': context.in_repo(file)}
+                if cause not in found:
+                    found.append(cause)
+            elif context.changed(file, line, side) and (context.in_repo(file), line, side) not in seen:
                 seen.add((context.in_repo(file), line, side))
                 found.append({'file': context.in_repo(file), 'line': line, 'ref': context.refs[side]})
     return found or _named_causes(diff, context)
