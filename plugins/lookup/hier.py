@@ -158,8 +158,9 @@ _raw:
       only), C(rule) and C(rule_at) (the C(lookup_options) key that merged it and the C(file:line) declaring it,
       null for a default that is not written), C(end_line) (the last line of a value written on several lines),
       C(shadowed) (each less specific definition the value overrode: C(file), C(line), C(value)), C(merged) (each
-      less specific definition merged into a map, list or hash-array item: C(file), C(line)) and C(removed) (each value a knockout took out of a map or list: C(value),
-      C(file), C(line), and C(marker) with the marker's C(file) and C(line)). Data of a whole-file vaulted file
+      less specific definition merged into a map, list or hash-array item: C(file), C(line)) and C(removed) (each
+      value a knockout took out of a map or list: C(value), C(file), C(line), and C(marker) with the marker's
+      C(file) and C(line)). Data of a whole-file vaulted file
       is C(withheld=true), without values or lines; vault values stay encrypted."
   type: list
   elements: raw

@@ -58,7 +58,8 @@ notes:
   - Needs C(git) on the controller. Before ansible-core 2.19 no action plugin option is checked against its
     documentation by Ansible; this one checks its own.
 seealso:
-  - role: strata.hier.rsop
+  - plugin: strata.hier.hier
+    plugin_type: lookup
 """
 
 EXAMPLES = r"""

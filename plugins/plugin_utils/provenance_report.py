@@ -21,7 +21,7 @@ functions keep them encrypted.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.identity import shown, shown_path
 from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, MAP, family_of

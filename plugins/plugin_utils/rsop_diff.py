@@ -187,7 +187,7 @@ class _Reach:
                 self._stems.add(_stem(inside))
         if self._stems and 'datum' in (base.hierarchy.config.dialect, head.hierarchy.config.dialect):
             self._everything = True     # a Datum handler may read any file of the store
-        self._node_files = {path for path in changes.files}
+        self._node_files = set(changes.files)
 
     def reaches(self, name: str) -> bool:
         if self._everything:
