@@ -91,14 +91,14 @@ def materialise(repo: str, commit: str, into: str) -> str:
     return tree
 
 
-def changed_lines(repo: str, base: str, head: Optional[str]) -> Changes:
+def changed_lines(repo: str, base: str, head: Optional[str], paths: List[str]) -> Changes:
     """The lines ``git diff`` changes from ``base`` to ``head`` (WORK_TREE: the work tree, untracked files as
-    added)."""
+    added) in ``paths`` (files and folders relative to the repository's top)."""
     arguments = ['diff', '--no-color', '--no-ext-diff', '--no-renames', '-U0', base] + ([head] if head else [])
     changes = Changes()
-    _read_diff(git(repo, *arguments), changes)
+    _read_diff(git(repo, *(arguments + ['--'] + paths)), changes)
     if head is WORK_TREE:
-        for name in git(repo, 'ls-files', '--others', '--exclude-standard', '-z').split('\0'):
+        for name in git(repo, 'ls-files', '--others', '--exclude-standard', '-z', '--', *paths).split('\0'):
             if name:
                 changes.added.add(name)
                 changes.head_lines[name] = _all_lines(os.path.join(repo, name))
@@ -166,8 +166,9 @@ class Trees:
         if self._scratch:
             shutil.rmtree(self._scratch, ignore_errors=True)
 
-    def changes(self) -> Changes:
-        return changed_lines(self.repo, self.base_commit, self.head_commit)
+    def changes(self, paths: List[str]) -> Changes:
+        """What changed in ``paths`` (relative to the repository's top: the configuration, the data folders)."""
+        return changed_lines(self.repo, self.base_commit, self.head_commit, paths)
 
     def names(self) -> List[str]:
         """The refs as the report names them."""

@@ -89,6 +89,12 @@ class Side:
     def level_paths(self, name: str) -> List[str]:
         return self.hosts[name][1].levels
 
+    def folders(self) -> Set[str]:
+        """The folders of the store (the data folder, a Datum store's mounted folders), relative to the top."""
+        datadir = self.hierarchy.config.datadir
+        mounted = {self.relative(os.path.join(datadir, folder)) for folder in (self.hierarchy.config.mounts or {}).values()}
+        return {self.datadir} | {folder for folder in mounted if not folder.startswith('..')}
+
     @property
     def datadir(self) -> str:
         """The data folder, relative to the repository's top."""
@@ -107,8 +113,8 @@ def rsop_diff(folder: str, base: str, head: Optional[str] = WORK_TREE, config: O
         loader = DataLoader()
     with Trees(folder, base, head) as trees:
         config = _config_in(trees.repo, folder, config)
-        changes = trees.changes()
         sides = [Side(root, config, loader) for root in trees.roots]
+        changes = trees.changes(sorted({config}.union(*(side.folders() for side in sides))))
         diffs, recomputed = _host_diffs(sides, changes, config, loader)
         return build_report(trees.names(), sides, diffs, changes, recomputed, config)
 
@@ -185,8 +191,8 @@ class _Reach:
             inside = _inside(path, base.datadir)
             if inside is not None:
                 self._stems.add(_stem(inside))
-        if self._stems and 'datum' in (base.hierarchy.config.dialect, head.hierarchy.config.dialect):
-            self._everything = True     # a Datum handler may read any file of the store
+        if changes.files - {config} and 'datum' in (base.hierarchy.config.dialect, head.hierarchy.config.dialect):
+            self._everything = True     # a Datum handler may read any file of the store, mounted folders too
         self._node_files = set(changes.files)
 
     def reaches(self, name: str) -> bool:

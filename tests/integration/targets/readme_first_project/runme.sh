@@ -108,3 +108,29 @@ said=$(tr -d ' \n' < "$work/typo.txt")
 expected="hier.yml:$line: level 'roles/%{Rol}': variable 'Rol' is undefined for both hosts, so the level is skipped"
 [[ $said == *"${expected// /}"* ]] || { echo "no warning naming the misspelt level and its line in hier.yml"; exit 1; }
 [[ $(grep -o "variable'Rol'isundefined" <<< "$said" | wc -l) -eq 1 ]] || { echo "not one warning for the level"; exit 1; }
+
+# --- what a change does to every host (issue 29): the collection playbook in the project's git work tree, the
+# README's data committed, then makestep changed in common.yml and an item added to the web role
+git_as_user() { as_user git -c user.email=ci@example.invalid -c user.name=ci "$@"; }
+git_as_user init -q
+git_as_user add hier.yml nodes.hier.yml data
+git_as_user commit -qm "the README's first project"
+sed -i.orig 's/"1.0 3"/"2.0 5"/' "$project/data/common.yml" && rm "$project/data/common.yml.orig"
+printf 'packages: [nginx, curl]\n' > "$project/data/roles/web.yml"
+as_user ansible-playbook strata.hier.rsop_diff -e base=HEAD -e out=diff > "$work/diff.txt" 2>&1 || { cat "$work/diff.txt"; exit 1; }
+cat "$work/diff.txt" "$project/diff/rsop-diff.md"
+python - "$project/diff/rsop-diff.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+assert report['summary'] == {'hosts_total': 2, 'hosts_changed': 1, 'values_changed': 2, 'errors': 0,
+                             'shadowed_edits': 1, 'dead_edits': 0, 'hosts_recomputed': 2}, report['summary']
+group, = report['groups']
+assert group['hosts'] == ['web01']
+assert [(change['path'], change['op'], change['from'], change['to'], change['cause'][0]) for change in group['changes']] == [
+    ('packages/1', 'added', None, 'curl', {'file': 'data/roles/web.yml', 'line': 1, 'ref': 'work tree'}),
+    ('ntp/makestep', 'changed', '1.0 3', '2.0 5', {'file': 'data/common.yml', 'line': 4, 'ref': 'work tree'})]
+assert report['shadowed_edits'] == [{'file': 'data/common.yml', 'line': 4, 'ref': 'work tree', 'path': 'ntp/makestep',
+                                     'no_effect_on': {'db01': 'data/roles/db.yml:3'}}]
+PY
+grep -qF '**1 of 2 hosts change** (2 values)' "$project/diff/rsop-diff.md"
+if grep -q '\[WARNING\]' "$work/diff.txt"; then echo "rsop_diff warned"; exit 1; fi
