@@ -7,8 +7,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from ansible.parsing.dataloader import DataLoader
@@ -17,33 +15,13 @@ from ansible.plugins.loader import lookup_loader
 from ansible.template import Templar
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAGGING
+from ansible_collections.strata.hier.tests.unit.plugins.readme_project import DB01, README_FILES, write
 
 # README.md, "A first project": hier.yml and the data files, as written there
-README_FILES = {
-    'hier.yml': 'datadir: data\nhierarchy:                  # most specific first\n  - "nodes/%{NodeName}"\n'
-                '  - "roles/%{Role}"\n  - "common"\nnodes: "nodes/*"            # every node file is a host\n'
-                'lookup_options:\n  packages: Unique          # the union of every level\'s list\n'
-                '  ntp: deep                 # maps merged key by key\n',
-    'data/common.yml': 'packages: [openssh-server, chrony]\nntp:\n  servers: [0.pool.ntp.org, 1.pool.ntp.org]\n'
-                       '  makestep: "1.0 3"\n',
-    'data/roles/web.yml': 'packages: [nginx]\n',
-    'data/roles/db.yml': 'packages: [postgresql]\nntp:\n  makestep: "0.1 -1"\n',
-    'data/nodes/web01.yml': 'NodeName: web01\nRole: web\n',
-    'data/nodes/db01.yml': 'NodeName: db01\nRole: db\npackages: [--chrony, ntpsec]   # --chrony knocks chrony out\n',
-}
 SECRET = [('default', VaultSecret(b'unit-test'))]
-DB01 = {'inventory_hostname': 'db01', 'NodeName': 'db01', 'Role': 'db'}
 NTP_SERVERS_MOST_SPECIFIC = {
     'path': 'ntp/servers', 'type': 'base-type array', 'strategy': 'MostSpecific', 'rule': 'default_lookup_options',
     'how': 'default', 'merge_basetype_array': 'MostSpecific', 'knockout_prefix': None}
-
-
-def write(root, files):
-    for name, text in files.items():
-        path = os.path.join(str(root), *name.split('/'))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, 'w') as stream:
-            stream.write(text)
 
 
 def lookup(config, *terms, **options):

@@ -11,7 +11,7 @@ import pytest
 from ansible.errors import AnsibleLookupError
 from ansible.utils.display import Display
 
-from .test_lookup_explain import DB01, lookup, readme    # noqa: F401  (readme is a fixture)
+from .test_lookup_explain import lookup, readme    # noqa: F401  (readme is a fixture)
 
 
 def test_provenance_returns_key_value_rule_and_a_record_per_path(readme):

@@ -17,30 +17,10 @@ from ansible.parsing.vault import VaultLib, VaultSecret
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import origin_lines
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import Positions, line_of
+from ansible_collections.strata.hier.tests.unit.plugins.readme_project import DB01, README_FILES, write
 
 
-README_FILES = {
-    'hier.yml': 'datadir: data\nhierarchy:                  # most specific first\n  - "nodes/%{NodeName}"\n'
-                '  - "roles/%{Role}"\n  - "common"\nnodes: "nodes/*"            # every node file is a host\n'
-                'lookup_options:\n  packages: Unique          # the union of every level\'s list\n'
-                '  ntp: deep                 # maps merged key by key\n',
-    'data/common.yml': 'packages: [openssh-server, chrony]\nntp:\n  servers: [0.pool.ntp.org, 1.pool.ntp.org]\n'
-                       '  makestep: "1.0 3"\n',
-    'data/roles/web.yml': 'packages: [nginx]\n',
-    'data/roles/db.yml': 'packages: [postgresql]\nntp:\n  makestep: "0.1 -1"\n',
-    'data/nodes/web01.yml': 'NodeName: web01\nRole: web\n',
-    'data/nodes/db01.yml': 'NodeName: db01\nRole: db\npackages: [--chrony, ntpsec]   # --chrony knocks chrony out\n',
-}
-DB01 = {'inventory_hostname': 'db01', 'NodeName': 'db01', 'Role': 'db'}
 SECRET = [('default', VaultSecret(b'unit-test'))]
-
-
-def write(root, files):
-    for name, text in files.items():
-        path = os.path.join(str(root), *name.split('/'))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, 'w') as stream:
-            stream.write(text)
 
 
 def store(root, files, loader=None):

@@ -25,7 +25,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.git_refs import GitErr
 from ansible_collections.strata.hier.plugins.plugin_utils.rsop_diff import main, rsop_diff
 from ansible_collections.strata.hier.plugins.plugin_utils.rsop_diff_report import SCHEMA, gate_failures, markdown
 
-from .test_provenance import README_FILES, write
+from ansible_collections.strata.hier.tests.unit.plugins.readme_project import README_FILES, write
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'examples', 'hierarchy')
 PASSWORD = open(os.path.join(EXAMPLES, 'vault-password.txt'), 'rb').read().strip()
