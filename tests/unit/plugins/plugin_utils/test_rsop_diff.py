@@ -89,6 +89,28 @@ def test_readme_value_change_with_its_line_and_where_it_is_shadowed(readme):
     assert report['dead_edits'] == []
     assert report['summary'] == {'hosts_total': 2, 'hosts_changed': 1, 'values_changed': 1, 'errors': 0,
                                  'shadowed_edits': 1, 'dead_edits': 0, 'hosts_recomputed': 2}
+    assert markdown(report) == GOLDEN_MARKDOWN
+    with open(os.path.join(EXAMPLES, '..', '..', 'docs', 'rsop.md')) as stream:
+        assert GOLDEN_MARKDOWN.strip() in stream.read()     # what docs/rsop.md shows
+
+
+GOLDEN_MARKDOWN = '''## strata.hier rsop diff: `HEAD` → `work tree`
+
+**1 of 2 hosts change** (1 values), 0 errors, 1 shadowed edits, 0 dead edits.
+
+### 1 host: `web01`
+
+| path | change | from | to | cause |
+| --- | --- | --- | --- | --- |
+| `ntp/makestep` | changed | `1.0 3` | `2.0 5` | `data/common.yml:4` (work tree)<br>`data/common.yml:4` (HEAD) |
+
+<details><summary>1 edits shadowed on some hosts</summary>
+
+- `data/common.yml:4` (`ntp/makestep`): no effect on `db01` (shadowed at `data/roles/db.yml:3`)
+
+</details>
+
+'''
 
 
 def test_readme_item_added_removed_and_knocked_out_between_two_commits(readme):
