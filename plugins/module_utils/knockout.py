@@ -81,6 +81,18 @@ class TupleKnockouts:
         return False
 
 
+def knocks(marker: Any, item: Any, tuple_keys: Sequence[str], prefix: Optional[str],
+           freeze: Callable[[Any], Any]) -> bool:
+    """Whether the knockout item ``marker`` knocks out ``item`` (both as tuples read them); for provenance, which
+    names the marker of each item knocked out."""
+    pattern = item_pattern(marker, tuple_keys, prefix)
+    if pattern is None:
+        return False
+    knocked = TupleKnockouts(freeze)
+    knocked.add(pattern)
+    return knocked.matches(item)
+
+
 def folded_view(item: Any, fold: Callable[[Any], Any]) -> Dict[Any, Any]:
     """The item keyed by folded keys, as a merged map reads it: of two keys that fold alike, the first
     written with a value (not null) wins."""

@@ -128,6 +128,17 @@ class Provenance:
     def leave_item(self) -> None:
         self._items.pop()
 
+    def renumber(self, array: Path, order: List[int]) -> None:
+        """The list at ``array`` (rules' form) was reordered (``order[new] = old`` index): the records noted under
+        its items' old indexes move to the new ones."""
+        shown, moved = self.shown(array), {old: new for new, old in enumerate(order) if old != new}
+        size = len(shown)
+        if not moved:
+            return
+        self.entries = {(path[:size] + (moved[path[size]],) + path[size + 1:]
+                         if len(path) > size and path[:size] == shown and path[size] in moved else path): entry
+                        for path, entry in self.entries.items()}
+
     def key(self, path: Path, definitions: List[Tuple[Place, Any]], value: Any) -> None:
         """The key at ``path`` (rules' form) is defined at each place (most specific first) with each value."""
         self._note(path, definitions, value)

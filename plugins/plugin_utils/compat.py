@@ -12,10 +12,14 @@ templates render only from strings trusted as templates, and vault values are
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+
 from ansible.module_utils.common.text.converters import to_bytes, to_text
 from ansible.release import __version__ as ansible_version
 
-from ansible_collections.strata.hier.plugins.module_utils.identity import register_opaque
+from ansible_collections.strata.hier.plugins.module_utils.identity import register_opaque, shown_path
+from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
 
 try:  # ansible-core >= 2.19
@@ -34,6 +38,8 @@ CORE_VERSION = tuple(int(part) for part in ansible_version.split('.')[:2])
 DATA_TAGGING = CORE_VERSION >= (2, 19)
 
 if DATA_TAGGING:
+    # no public name yet: ansible-core's own plugins (lookup env, inventory ini) import Origin from here too
+    from ansible._internal._datatag._tags import Origin as _Origin
     from ansible.parsing.vault import EncryptedString as _VaultValue, VaultHelper
 else:  # importing ansible.parsing.yaml.objects on 2.19+ costs ~0.1 s (a deprecated module)
     from ansible.parsing.yaml.objects import AnsibleVaultEncryptedUnicode as _VaultValue
@@ -192,3 +198,32 @@ def vault_from_ciphertext(ciphertext, loader):
     value = _VaultValue(to_bytes(ciphertext))
     value.vault = loader._vault     # pylint: disable=protected-access  # what 2.16's constructor gives its values
     return value
+
+
+def origin_tagged(value, records, base, key):
+    """The merged value of ``key`` with ansible-core's ``Origin`` tag on each map, list and leaf that a provenance
+    record places (``records``: path -> record, provenance_report.py, files relative to the folder ``base``), so
+    that an error about the value (a failed ``assert``, a template error) names the data file and line.
+
+    From 2.19; before, the value as it is.  Tagging copies every map and list and needs the records (a lookup with
+    provenance, which costs the merge its fast paths): the lookup's ``origin_tags`` setting turns it on.  Vault values
+    keep the tags DataLoader gave them; a record withheld (whole-file vaulted data) gives its file without a line.
+    """
+    if not DATA_TAGGING or not records:
+        return value
+    return _tag_origins(value, split_path(key), records, os.path.abspath(base))
+
+
+def _tag_origins(value, path, records, base):
+    if isinstance(value, Mapping):
+        value = {name: _tag_origins(item, path + (name,), records, base) for name, item in value.items()}
+    elif isinstance(value, list):
+        value = [_tag_origins(item, path + (index,), records, base) for index, item in enumerate(value)]
+    elif is_vault_value(value):
+        return value
+    record = records.get(shown_path(path))
+    if not record or not record.get('file'):
+        return value
+    origin = _Origin(path=os.path.normpath(os.path.join(base, record['file'])), line_num=record.get('line'),
+                     col_num=record.get('column'))
+    return origin.try_tag(value)

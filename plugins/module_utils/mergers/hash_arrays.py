@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
 from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCALAR, family_of
-from ansible_collections.strata.hier.plugins.module_utils.knockout import TupleKnockouts, item_pattern
+from ansible_collections.strata.hier.plugins.module_utils.knockout import knocks
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
     DEFAULT_TUPLE_KEYS, GENERAL_FIRST, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger,
@@ -187,12 +187,7 @@ class _NotedKnockouts:
                                None if marker is None else provenance.place_of(*marker))
 
     def _knocks(self, marker_view: Any, view: Any) -> bool:
-        knocked = TupleKnockouts(self._freeze)
-        pattern = item_pattern(marker_view, self._keys, self._prefix)
-        if pattern is None:
-            return False
-        knocked.add(pattern)
-        return knocked.matches(view)
+        return knocks(marker_view, view, self._keys, self._prefix, self._freeze)
 
 
 def _plain_identities(items: Sequence[Any], key: Any, prefix: Optional[str],

@@ -76,10 +76,12 @@ class MapMerger(Merger):
         for folded, found in entries.items():
             key = folded if spelled is None else spelled[folded]
             if provenance is not None:
-                definitions = [(provenance.place_of(maps[index], key), value)
-                               for index, value in zip(supplied[folded], found)]
+                definitions = self._definitions(provenance, maps, key, supplied[folded], found)
             if not found:
                 result[key] = None
+                if provenance is not None:      # a null written: the most specific map with the key writes it
+                    provenance.key(path + (key,), self._definitions(provenance, maps, key, [
+                        next(index for index, mapping in enumerate(maps) if key in mapping)], [None]), None)
                 continue
             if SCALAR_TYPES.issuperset(map(type, found)):     # the hot path: scalars
                 result[key] = found[0]
@@ -97,6 +99,20 @@ class MapMerger(Merger):
             self._note_removed(provenance, path, maps)
         run.budget.spend(len(result), path)
         return result
+
+    def _definitions(self, provenance: Any, maps: List[Any], key: Any, supplied: List[int],
+                     found: List[Any]) -> List[Tuple[Any, Any]]:
+        """Provenance: the places of a key's values (most specific first), the key as each map writes it."""
+        if not self.case_insensitive:
+            return [(provenance.place_of(maps[index], key), value) for index, value in zip(supplied, found)]
+        folded, spellings = self.fold_key(key), {}
+        definitions = []
+        for index, value in zip(supplied, found):       # a map may write the key twice (a, A): in order
+            if index not in spellings:
+                spellings[index] = iter([written for written, item in maps[index].items()
+                                         if self.fold_key(written) == folded and (item is not None or value is None)])
+            definitions.append((provenance.place_of(maps[index], next(spellings[index], key)), value))
+        return definitions
 
     def _note_removed(self, provenance: Any, path: Tuple[Any, ...], maps: List[Any]) -> None:
         """Provenance: the keys knockout markers took out of less specific maps, each with its marker."""

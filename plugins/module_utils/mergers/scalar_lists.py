@@ -18,7 +18,9 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
-from ansible_collections.strata.hier.plugins.module_utils.knockout import ItemKnockouts, is_marker, knockout_text, unmark
+from ansible_collections.strata.hier.plugins.module_utils.knockout import (
+    ItemKnockouts, is_marker, knockout_text, knocks, unmark,
+)
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import may_hold_markers
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
@@ -63,7 +65,7 @@ class ScalarListMerger(Merger):
                     if family_of(item) is not SCALAR:     # a list mixing scalars and containers
                         if run.trace is not None:       # explain
                             run.trace.chose(path, strategy.whole, WHOLE, path)
-                        item = run.merge(path, [item], strategy.whole, depth + 1)
+                        item = _merge_whole(run, path, item, strategy, depth, len(result))
                     result.append(item)
             picker.end_layer()
         run.budget.spend(len(result), path)
@@ -72,6 +74,18 @@ class ScalarListMerger(Merger):
         if self.order == GENERAL_FIRST and len(starts) > 1:
             return general_first(result, starts)
         return result
+
+
+def _merge_whole(run: Any, path: Tuple[Any, ...], item: Any, strategy: Any, depth: int, index: int) -> Any:
+    """A map or list item of a list mixing scalars and containers, taken whole; with provenance, what it holds
+    is noted under its index (``index``: in the order the layers came, _Picker.note renumbers it)."""
+    if run.provenance is None:
+        return run.merge(path, [item], strategy.whole, depth + 1)
+    run.provenance.enter_item(path, index)
+    try:
+        return run.merge(path, [item], strategy.whole, depth + 1)
+    finally:
+        run.provenance.leave_item()
 
 
 class _Noted:
@@ -83,6 +97,7 @@ class _Noted:
         self.identities: List[Any] = []
         self.dropped: Dict[Any, List[Tuple[Any, int]]] = {}
         self.markers: Dict[Any, Tuple[Any, int]] = {}
+        self.map_markers: List[Tuple[Any, int, Any]] = []      # tuple knockouts among the maps: (list, index, view)
         self.removed: List[Tuple[Any, int, Any, Optional[Tuple[Any, int]]]] = []
 
 
@@ -131,9 +146,7 @@ class _Picker:
                 if noted is not None:
                     noted.removed.append((items, position, item, noted.markers.get(knockout_text(item))))
                 return False
-        elif family is MAP and self.prefix is not None and self._map_knocked(item):
-            if noted is not None and not self.maps.is_marker(self.maps.view(item)):
-                noted.removed.append((items, position, item, None))
+        elif family is MAP and self.prefix is not None and self._map_knocked(item, items, position):
             return False
         if self.seen is not None:
             identity = self.run.freeze(item)
@@ -151,7 +164,10 @@ class _Picker:
     def note(self, path: Tuple[Any, ...], lists: List[Any], starts: Optional[List[int]]) -> None:
         """Provenance: each item of the merged list with its place (in the merged order), what knockouts removed."""
         noted, provenance = self.noted, self.run.provenance
-        kept = general_first(noted.kept, starts) if starts and len(starts) > 1 else noted.kept
+        kept = noted.kept
+        if starts and len(starts) > 1:
+            kept = general_first(kept, starts)
+            provenance.renumber(path, general_first(list(range(len(kept))), starts))
         identities = noted.identities if self.seen is not None else None
         if identities is not None and starts and len(starts) > 1:
             identities = general_first(identities, starts)
@@ -163,12 +179,24 @@ class _Picker:
             provenance.removed(path, provenance.place_of(items, position), item,
                                None if marker is None else provenance.place_of(*marker))
 
-    def _map_knocked(self, item: Any) -> bool:
-        """A map item is a tuple knockout (dropped) or knocked out by one (SPEC: no marker survives)."""
+    def _map_knocked(self, item: Any, items: Optional[List[Any]], position: int) -> bool:
+        """A map item is a tuple knockout (dropped) or knocked out by one (SPEC: no marker survives); with
+        provenance, noted with the place of the marker that knocked it out."""
         if self.maps is None:
             self.maps = self.run.item_knockouts(self.merger)
         view = self.maps.view(item)
-        return self.maps.is_marker(view) or self.maps.knocked_out(view)
+        if self.maps.is_marker(view):
+            if self.noted is not None:
+                self.noted.map_markers.append((items, position, view))
+            return True
+        if not self.maps.knocked_out(view):
+            return False
+        if self.noted is not None:
+            freeze = self.run.tuple_freezer(self.merger.case_insensitive)
+            marker = next(((marker_items, where) for marker_items, where, marker_view in self.noted.map_markers
+                           if knocks(marker_view, view, self.maps.keys, self.prefix, freeze)), None)
+            self.noted.removed.append((items, position, item, marker))
+        return True
 
     def end_layer(self) -> None:
         self.knocked.update(self.layer)
