@@ -23,7 +23,7 @@ item's merge so its records get the index.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH
 
@@ -84,6 +84,7 @@ class Provenance:
             if value is not None:
                 self._index(value, Place(index, ()), 0)
         self.entries: Dict[Path, Entry] = {}
+        self._used: Optional[Dict[Path, Set[int]]] = None     # used_layers, once the merge is done
         self._items: List[Tuple[Path, int]] = []      # hash-array items being merged: (array's path, index)
 
     def _index(self, value: Any, place: Place, depth: int) -> None:
@@ -174,20 +175,28 @@ class Provenance:
         entry.place = definitions[0][0] if definitions else None
         entry.definitions, entry.value = definitions, value
 
-    def under(self, path: Path) -> Iterator[Tuple[Path, Entry]]:
-        """The entries at ``path`` and below it, in the order the merge noted them."""
-        size = len(path)
-        for shown_path, entry in self.entries.items():
-            if shown_path[:size] == path:
-                yield shown_path, entry
+    def used_layers(self, path: Path) -> Set[int]:
+        """The layers whose values are in the merged value at ``path``: the place of its own record and those of the
+        leaves and items below it (worked out, on the first call after the merge, for every map and list defined on
+        several layers: only those ask)."""
+        if self._used is None:
+            self._used = {shown_path: {entry.place.layer} for shown_path, entry in self.entries.items()
+                          if len(entry.definitions) > 1 and _is_container(entry.value) and entry.place is not None}
+            if self._used:
+                self._add_leaf_layers(self._used)
+        return self._used.get(tuple(path), set())
 
-    def used_layers(self, path: Path) -> set:
-        """The layers whose values are in the merged value at ``path``: those of the leaves and items below it."""
-        used = set()
-        for shown_path, entry in self.under(path):
-            if entry.place is not None and (shown_path == path or not _is_container(entry.value)):
-                used.add(entry.place.layer)
-        return used
+    def _add_leaf_layers(self, used: Dict[Path, Set[int]]) -> None:
+        depths = sorted({len(path) for path in used})
+        for shown_path, entry in self.entries.items():
+            if entry.place is None or _is_container(entry.value):
+                continue
+            for depth in depths:
+                if depth > len(shown_path):
+                    break
+                layers = used.get(shown_path[:depth])
+                if layers is not None:
+                    layers.add(entry.place.layer)
 
 
 def _is_container(value: Any) -> bool:

@@ -84,13 +84,33 @@ class Hierarchy:
         self._handlers = HandlerCheck(self._store, config.case_insensitive_keys)
         self._relatives: Dict[str, str] = {}       # file -> its path relative to datadir
         self._shown_paths: Dict[Tuple[str, ...], str] = {}   # a level's path -> as text
-        self._positions: Any = None     # provenance: lines of keys in the files (provenance_report.Positions)
+        self._positions: Optional[Positions] = None     # provenance: lines of keys in the files
+        self._shown_files: Dict[str, str] = {}      # provenance: a file -> relative to the configuration's folder
+        self._rule_positions: Dict[str, Optional[str]] = {}     # provenance: a rule -> the file:line declaring it
 
-    def positions(self) -> Any:
+    def positions(self) -> Positions:
         """The lines of keys in this hierarchy's files, for provenance (each file composed once per change)."""
         if self._positions is None:
             self._positions = Positions(self.config.case_insensitive_keys)
         return self._positions
+
+    def shown_file(self, path: str) -> str:
+        """A file as provenance names it: relative to the configuration's folder."""
+        shown = self._shown_files.get(path)
+        if shown is None:
+            shown = self._shown_files[path] = os.path.relpath(path, os.path.dirname(self.config.path))
+        return shown
+
+    def rule_position(self, name: str) -> Optional[str]:
+        """``file:line`` declaring a rule (a ``lookup_options`` key, ``default_lookup_options``), ``merge=`` for the
+        lookup's option, None for a default that is not written."""
+        if name == 'merge':
+            return 'the lookup call (merge=)'
+        if name not in self._rule_positions:
+            keys = ['default_lookup_options'] if name == 'default_lookup_options' else ['lookup_options', name]
+            line = self.positions().position(self.config.path, keys)[0]
+            self._rule_positions[name] = '%s:%d' % (self.shown_file(self.config.path), line) if line else None
+        return self._rule_positions[name]
 
     def begin_pass(self) -> None:
         """Check files and folders for changes again (once each until the next pass).
@@ -98,6 +118,8 @@ class Hierarchy:
         A pass is one lookup call or one inventory parse: within it, the data is a snapshot.
         """
         self._store.begin_pass()
+        if self._positions is not None:
+            self._positions.begin_pass()
 
     def nodes(self) -> List[Tuple[str, Any]]:
         """(node file, its data) for every file the configuration's ``nodes`` glob matches, sorted by file."""
@@ -345,44 +367,57 @@ class Hierarchy:
 
 class _Locator:
     """Places of a lookup's layers as files and lines (provenance_report.Located), relative to the configuration's
-    folder; rules with the line that declares them."""
+    folder; rules with the line that declares them. What a layer gives every place of it is worked out once."""
 
     def __init__(self, hierarchy: Hierarchy, read: '_LevelReads', segments: Tuple[str, ...]) -> None:
         self._hierarchy, self._read, self._segments = hierarchy, read, segments
         self._positions = hierarchy.positions()
-        self._base = os.path.dirname(hierarchy.config.path)
-        self._shown: Dict[str, str] = {}    # a file -> as records name it
+        self._layers: Dict[int, Tuple[Any, ...]] = {}
+        self._located: Dict[Tuple[int, Tuple[Any, ...]], Dict[str, Any]] = {}
 
     def locate(self, place: Any) -> Dict[str, Any]:
-        report, file = self._read.reports[place.layer], self._read.files[place.layer]
+        """Where a place is: the same dict for the same place (callers copy it)."""
+        located = self._located.get((place.layer, place.path))
+        if located is None:
+            located = self._located[(place.layer, place.path)] = self._locate(place)
+        return located
+
+    def _locate(self, place: Any) -> Dict[str, Any]:
+        layer = self._layers.get(place.layer) or self._layer(place.layer)
+        file, prefix, level, level_path, withheld = layer[:5]
         if file is None:
-            return {'file': None, 'line': None, 'level': report['level'], 'level_path': report['path']}
-        keys = list(self._hierarchy._handlers.keys_in_file(file, report['path'], self._segments)) + list(place.path)
-        file, keys = _in_folder(file, keys)
-        shown = self._shown.get(file)
-        if shown is None:
-            shown = self._shown[file] = os.path.relpath(file, self._base)
-        located = {'file': shown}
-        if report.get('vaulted'):
+            return {'file': None, 'line': None, 'level': level, 'level_path': level_path}
+        keys = prefix + place.path
+        if layer[5]:        # a whole folder read as a map
+            file, keys = _in_folder(file, list(keys))
+        located = {'file': self._hierarchy.shown_file(file)}
+        if withheld:
             located['withheld'] = True
         else:
             located['line'], located['column'], end = self._positions.span(file, keys)
             if end and end > located['line']:
                 located['end_line'] = end       # a value written on several lines (a block, a vault value)
-        located.update(level=report['level'], level_path=report['path'])
+        located['level'], located['level_path'] = level, level_path
         return located
 
+    def _layer(self, index: int) -> Tuple[Any, ...]:
+        """(file or folder, the keys of the level and the key inside it, level, level path, withheld, a folder)."""
+        report, file = self._read.reports[index], self._read.files[index]
+        prefix = () if file is None else tuple(self._hierarchy._handlers.keys_in_file(file, report['path'],
+                                                                                       self._segments))
+        layer = self._layers[index] = (file, prefix, report['level'], report['path'], bool(report.get('vaulted')),
+                                       file is not None and os.path.isdir(file))
+        return layer
+
     def rule_of(self, trace: Any) -> Callable[[Tuple[Any, ...]], Dict[str, Any]]:
-        config = self._hierarchy.config
+        rules: Dict[Tuple[Any, ...], Dict[str, Any]] = {}
 
         def rule(path: Tuple[Any, ...]) -> Dict[str, Any]:
-            name, how = trace.rule_of(path)
-            if name == 'merge':
-                return {'rule': name, 'rule_at': 'the lookup call (merge=)'}
-            keys = ['default_lookup_options'] if name == 'default_lookup_options' else ['lookup_options', name]
-            line = self._positions.position(config.path, keys)[0]     # None: the default, not written
-            shown = os.path.relpath(config.path, self._base)
-            return {'rule': name, 'rule_at': '%s:%d' % (shown, line) if line else None}
+            found = rules.get(path)
+            if found is None:
+                name = trace.rule_of(path)[0]
+                found = rules[path] = {'rule': name, 'rule_at': self._hierarchy.rule_position(name)}
+            return found
         return rule
 
 

@@ -35,55 +35,59 @@ def provenance_report(value: Any, provenance: Provenance, locate: Callable[[Plac
                       rule_of: Callable[[Tuple[Any, ...]], Dict[str, Any]], root: Tuple[Any, ...]) -> Dict[str, Any]:
     """The records of a merged value, in the order of the value (the looked-up path first)."""
     report: Dict[str, Any] = {}
+    entries = provenance.entries
     for path in _paths(value, root):
-        entry = provenance.entries.get(path)
+        entry = entries.get(path)
         if entry is not None:
-            report[shown_path(path)] = _record(path, entry, provenance, locate, rule_of)
+            report[_shown(path)] = _record(path, entry, provenance, locate, rule_of)
     return report
 
 
-def _paths(value: Any, path: Tuple[Any, ...]) -> List[Tuple[Any, ...]]:
-    """Every path of the value, depth first, the value's own first."""
-    paths = [path]
-    pending = [(value, path)]
+def _shown(path: Tuple[Any, ...]) -> str:
+    """shown_path, at the cost of a join for the usual paths (text keys and list indexes)."""
+    if _PLAIN_PARTS.issuperset(map(type, path)):
+        return '/'.join(map(str, path))
+    return shown_path(path)
+
+
+_PLAIN_PARTS = frozenset((str, int))
+
+
+def _paths(value: Any, root: Tuple[Any, ...]) -> List[Tuple[Any, ...]]:
+    """Every path of the value in the order the value reads, top to bottom (a map's key before what it holds)."""
+    paths = []
+    pending = [(value, root)]
     while pending:
         current, at = pending.pop()
+        paths.append(at)
         family = family_of(current)
         if family is MAP:
-            children = [(item, at + (key,)) for key, item in current.items()]
+            pending.extend(reversed([(item, at + (key,)) for key, item in current.items()]))
         elif family is LIST:
-            children = [(item, at + (index,)) for index, item in enumerate(current)]
-        else:
-            continue
-        paths.extend(child_path for _item, child_path in children)
-        pending.extend(reversed(children))
-    return _depth_first(paths, path)
-
-
-def _depth_first(paths: List[Tuple[Any, ...]], root: Tuple[Any, ...]) -> List[Tuple[Any, ...]]:
-    """The paths ordered as the value reads top to bottom (a map's key before what it holds)."""
-    order = {path: index for index, path in enumerate(paths)}
-    return sorted(paths, key=lambda path: tuple(order[path[:size]] for size in range(len(root), len(path) + 1)))
+            pending.extend(reversed([(item, at + (index,)) for index, item in enumerate(current)]))
+    return paths
 
 
 def _record(path: Tuple[Any, ...], entry: Entry, provenance: Provenance, locate: Callable[[Place], Located],
             rule_of: Callable[[Tuple[Any, ...]], Dict[str, Any]]) -> Dict[str, Any]:
     scalar = family_of(entry.value) not in (MAP, LIST)
-    record: Dict[str, Any] = {}
     where = locate(entry.place) if entry.place is not None else _UNKNOWN
-    if scalar and not where.get('withheld'):
-        record['value'] = entry.value
+    record = {'value': entry.value} if scalar and 'withheld' not in where else {}
     record.update(where)
     record.update(rule_of(entry.rule_path))
-    used = provenance.used_layers(path) if not scalar else {entry.place.layer} if entry.place else set()
-    shadowed = [_definition(place, value, locate, scalar) for place, value in entry.definitions[1:]
-                if place is not None and (scalar or place.layer not in used)]
-    if shadowed:
-        record['shadowed'] = shadowed
-    merged = [_definition(place, value, locate, False) for place, value in entry.definitions[1:]
-              if place is not None and not scalar and place.layer in used]
-    if merged:
-        record['merged'] = merged
+    others = entry.definitions[1:]
+    if others and scalar:
+        record['shadowed'] = [_definition(place, value, locate, True) for place, value in others if place is not None]
+    elif others:
+        used = provenance.used_layers(path)
+        shadowed = [_definition(place, value, locate, False) for place, value in others
+                    if place is not None and place.layer not in used]
+        merged = [_definition(place, value, locate, False) for place, value in others
+                  if place is not None and place.layer in used]
+        if shadowed:
+            record['shadowed'] = shadowed
+        if merged:
+            record['merged'] = merged
     if entry.removed:
         record['removed'] = [_removal(removal, locate) for removal in entry.removed]
     return record

@@ -21,11 +21,19 @@ _LOADER = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
 
 
 class Positions:
-    """Lines and columns of key paths in YAML files, each file composed once (per size and mtime)."""
+    """Lines and columns of key paths in YAML files, each file composed once per change (size and mtime), each key
+    path walked once: provenance asks for the same places for every host.
+
+    Within a pass (``begin_pass``: one lookup call, one inventory parse) a file is checked for changes once.
+    """
 
     def __init__(self, case_insensitive: bool = False) -> None:
-        self._nodes: Dict[str, Tuple[Tuple[int, int], Any]] = {}
+        self._files: Dict[str, Tuple[Tuple[int, int], Any, Dict[Any, Any]]] = {}   # stamp, root node, spans
+        self._checked: Dict[str, Any] = {}      # this pass: file -> its entry of _files
         self._case_insensitive = case_insensitive
+
+    def begin_pass(self) -> None:
+        self._checked = {}
 
     def position(self, path: str, keys: Sequence[Any], deepest: bool = False) -> Tuple[Optional[int], Optional[int]]:
         """(line, column), 1-based, of the key or list item at ``keys`` in the file (a list item: its first line);
@@ -35,7 +43,19 @@ class Positions:
     def span(self, path: str, keys: Sequence[Any],
              deepest: bool = False) -> Tuple[Optional[int], Optional[int], Optional[int]]:
         """``position`` and the last line of the value there (a block value's last line)."""
-        node = self._root(path)
+        entry = self._checked.get(path) or self._entry(path)
+        try:
+            memo = (tuple(keys), deepest)
+            found = entry[2].get(memo)
+        except TypeError:       # an unhashable key: walked each time
+            memo = found = None
+        if found is None:
+            found = self._walk(entry[1], keys, deepest)
+            if memo is not None:
+                entry[2][memo] = found
+        return found
+
+    def _walk(self, node: Any, keys: Sequence[Any], deepest: bool) -> Tuple[Optional[int], Optional[int], Optional[int]]:
         mark = None
         for key in keys:
             if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
@@ -64,22 +84,25 @@ class Positions:
                     return key_node, value_node
         return None
 
-    def _root(self, path: str) -> Any:
+    def _entry(self, path: str) -> Tuple[Tuple[int, int], Any, Dict[Any, Any]]:
         try:
             stat = os.stat(path)
+            stamp = (stat.st_size, stat.st_mtime_ns)
         except OSError:
-            return None
-        stamp = (stat.st_size, stat.st_mtime_ns)
-        kept = self._nodes.get(path)
-        if kept is not None and kept[0] == stamp:
-            return kept[1]
-        try:
-            with open(path, encoding='utf-8') as stream:
-                node = yaml.compose(stream, Loader=_LOADER)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            node = None
-        self._nodes[path] = (stamp, node)
-        return node
+            stamp = (-1, -1)
+        entry = self._files.get(path)
+        if entry is None or entry[0] != stamp:
+            entry = self._files[path] = (stamp, _compose(path) if stamp[0] >= 0 else None, {})
+        self._checked[path] = entry
+        return entry
+
+
+def _compose(path: str) -> Any:
+    try:
+        with open(path, encoding='utf-8') as stream:
+            return yaml.compose(stream, Loader=_LOADER)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
 
 
 def line_of(path: str, keys: Sequence[Any]) -> Optional[int]:

@@ -116,6 +116,8 @@ class MapMerger(Merger):
 
     def _note_removed(self, provenance: Any, path: Tuple[Any, ...], maps: List[Any]) -> None:
         """Provenance: the keys knockout markers took out of less specific maps, each with its marker."""
+        if not any(keys_may_hold_markers(mapping, self.knockout_prefix) for mapping in maps[:-1]):
+            return      # no marker in a map that has a less specific one
         markers = {}
         for index, mapping in enumerate(maps):
             for key, value in mapping.items():

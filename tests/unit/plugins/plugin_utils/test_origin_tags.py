@@ -16,7 +16,7 @@ from ansible.parsing.vault import VaultLib, VaultSecret
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAGGING, is_vault_value, origin_tagged
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
-from ansible_collections.strata.hier.tests.unit.plugins.lookup.test_lookup_explain import DB01, README_FILES, write
+from ansible_collections.strata.hier.tests.unit.plugins.readme_project import DB01, README_FILES, write
 
 tagging = pytest.mark.skipif(not DATA_TAGGING, reason='Origin tags exist from ansible-core 2.19')
 

@@ -23,7 +23,7 @@ from ansible_collections.strata.hier.plugins.module_utils.paths import split_pat
 from ansible_collections.strata.hier.plugins.plugin_utils import hierarchy as hierarchy_module
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAGGING
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
-from ansible_collections.strata.hier.tests.unit.plugins.lookup.test_lookup_explain import README_FILES, write
+from ansible_collections.strata.hier.tests.unit.plugins.readme_project import README_FILES, write
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.remerge import check_remerge, paths_of, same
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'examples', 'hierarchy')
