@@ -84,6 +84,20 @@ options:
     type: bool
     default: false
     version_added: 1.1.0
+  origin_tags:
+    description:
+      - From ansible-core 2.19, each map, list and value the lookup returns carries ansible-core's C(Origin) tag (the
+        data file, line and column it comes from), so that a failed C(assert) or C(when) on a merged value names the
+        data line. Before 2.19 it changes nothing.
+      - It needs the lookup's provenance, so it costs what O(provenance) costs; off by default.
+    type: bool
+    default: false
+    version_added: 1.1.0
+    ini:
+      - section: strata_hier
+        key: origin_tags
+    env:
+      - name: STRATA_HIER_ORIGIN_TAGS
   whole_node:
     description:
       - Look up the host's whole resultant set of data (every top-level key of its levels, each merged as its own
@@ -166,6 +180,7 @@ _raw:
   elements: raw
 """
 
+import os
 from collections.abc import Mapping
 from functools import partial
 
@@ -178,7 +193,8 @@ from ansible.utils.display import Display
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraNotFound, MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
-    CompleteMessage, decrypted, is_vault_value, not_templates, plain, plain_scalar, trust_as_template,
+    DATA_TAGGING, CompleteMessage, decrypted, is_vault_value, not_templates, origin_tagged, plain, plain_scalar,
+    trust_as_template,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import (
@@ -231,7 +247,7 @@ class LookupModule(LookupBase):
                            'the level is skipped')
         if self.get_option('whole_node'):
             return [self._whole_node(hierarchy, variables, expansions)]
-        provenance = self.get_option('provenance') or display.verbosity >= 3
+        provenance = self.get_option('provenance') or display.verbosity >= 3 or self._origin_tags()
         results = []
         for term in terms:
             resolution = hierarchy.lookup(term, variables, merge=self.get_option('merge'), expansions=expansions,
@@ -245,8 +261,15 @@ class LookupModule(LookupBase):
             if self.get_option('provenance'):
                 results.append(self._with_provenance(resolution, kwargs))
                 continue
-            results.append(self._answer(resolution, kwargs))
+            answer = self._answer(resolution, kwargs)
+            if resolution.found and self._origin_tags() and not self.get_option('query'):
+                answer = origin_tagged(answer, resolution.records, os.path.dirname(config_path), resolution.key)
+            results.append(answer)
         return results
+
+    def _origin_tags(self):
+        """Origin tags on the answer (2.19+ only: before, Ansible has no tags to carry them)."""
+        return DATA_TAGGING and self.get_option('origin_tags')
 
     def _with_provenance(self, resolution, kwargs):
         """{key, value, rule, provenance}; the value as explain gives it (vault values kept encrypted, no query or

@@ -16,7 +16,7 @@ from ansible.template import Templar
 
 from ansible_collections.strata.hier.plugins.lookup.hier import LookupModule
 
-VALID = 'valid options: config, default, explain, merge, provenance, query, render, whole_node'
+VALID = 'valid options: config, default, explain, merge, origin_tags, provenance, query, render, whole_node'
 
 
 @pytest.fixture

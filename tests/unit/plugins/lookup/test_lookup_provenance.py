@@ -11,6 +11,8 @@ import pytest
 from ansible.errors import AnsibleLookupError
 from ansible.utils.display import Display
 
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAGGING
+
 from .test_lookup_explain import lookup, readme    # noqa: F401  (readme is a fixture)
 
 
@@ -56,3 +58,21 @@ def test_vvv_prints_a_line_per_value_with_its_origin(readme, monkeypatch):
     assert lookup(readme / 'hier.yml', 'ntp') == [{'makestep': '0.1 -1', 'servers': ['0.pool.ntp.org', '1.pool.ntp.org']}]
     assert "  ntp/makestep = '0.1 -1'  from data/roles/db.yml:3 (level roles/%{Role})" in lines
     assert "  ntp/makestep   shadows '1.0 3' at data/common.yml:4" in lines
+
+
+@pytest.mark.skipif(not DATA_TAGGING, reason='Origin tags exist from ansible-core 2.19')
+def test_origin_tags_put_the_data_line_on_the_answer(readme, monkeypatch):
+    from ansible._internal._datatag._tags import Origin
+    plain, = lookup(readme / 'hier.yml', 'ntp')
+    assert Origin.get_tag(plain['makestep']) is None or not Origin.get_tag(plain['makestep']).path.endswith('db.yml')
+    monkeypatch.setenv('STRATA_HIER_ORIGIN_TAGS', 'true')
+    tagged, = lookup(readme / 'hier.yml', 'ntp')
+    assert tagged == plain
+    origin = Origin.get_tag(tagged['makestep'])
+    assert (origin.path, origin.line_num, origin.col_num) == (str(readme / 'data' / 'roles' / 'db.yml'), 3, 3)
+
+
+def test_origin_tags_change_nothing_before_2_19_and_with_a_query(readme, monkeypatch):
+    monkeypatch.setenv('STRATA_HIER_ORIGIN_TAGS', 'true')
+    assert lookup(readme / 'hier.yml', 'packages', query='[0]') == ['ntpsec']
+    assert lookup(readme / 'hier.yml', 'packages') == [['ntpsec', 'postgresql', 'openssh-server']]

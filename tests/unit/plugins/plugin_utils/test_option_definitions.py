@@ -41,8 +41,8 @@ print(json.dumps({'same': own == ansible, 'options': sorted(own), 'registered_be
 
 def test_the_lookup_registers_what_ansible_would_before_ansible_parses_its_documentation():
     report = run_fresh(CHECK, MODULE)
-    assert report['options'] == ['_terms', 'config', 'default', 'explain', 'merge', 'provenance', 'query', 'render',
-                                 'whole_node']
+    assert report['options'] == ['_terms', 'config', 'default', 'explain', 'merge', 'origin_tags', 'provenance',
+                                 'query', 'render', 'whole_node']
     assert report['same'] is True
     assert report['registered_before_ansible_looks'] == [True]
 
