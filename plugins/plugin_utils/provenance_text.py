@@ -102,13 +102,15 @@ class _Notes:
 
     def __init__(self, lines: List[str]) -> None:
         self.lines = lines
-        self.trailing: Dict[int, List[str]] = {}
+        self.trailing: Dict[int, List[Tuple[str, str]]] = {}
         self.below: Dict[int, List[str]] = {}
 
-    def trail(self, line: int, text: str) -> None:
+    def trail(self, line: int, text: str, label: str) -> None:
+        """A comment after the line; a second one on the same line (a map in a list) names its key, the same place
+        twice is said once."""
         kept = self.trailing.setdefault(line, [])
-        if text not in kept:
-            kept.append(text)
+        if all(text != earlier for earlier, _label in kept):
+            kept.append((text, label))
 
     def add_below(self, line: int, column: int, texts: Sequence[str]) -> None:
         self.below.setdefault(line, []).extend('%s# %s' % (' ' * column, text) for text in texts)
@@ -117,7 +119,8 @@ class _Notes:
         out = []
         for number, line in enumerate(self.lines):
             trailing = self.trailing.get(number)
-            out.append('%s  # %s' % (line, ', '.join(trailing)) if trailing else line)
+            texts = [text if index == 0 else '%s %s' % (label, text) for index, (text, label) in enumerate(trailing or ())]
+            out.append('%s  # %s' % (line, ', '.join(texts)) if texts else line)
             out.extend(self.below.get(number, ()))
         return '\n'.join(out) + '\n'
 
@@ -168,7 +171,7 @@ class Annotation:
             after = line
         if len(path) > 1 and not values:
             return
-        notes.trail(trail_line, self._where(record, node, value, values, len(notes.trailing.get(trail_line, ())), path))
+        notes.trail(trail_line, self._where(record, node, value, values), brief(path[-1], self.vault_of))
         if record is not None:
             notes.add_below(after, column, below_lines(record, self.vault_of, values))
         if values and isinstance(node, yaml.MappingNode) and isinstance(value, dict):
@@ -176,13 +179,11 @@ class Annotation:
         elif values and isinstance(node, yaml.SequenceNode) and isinstance(value, list):
             self._sequence(notes, node, value, path)
 
-    def _where(self, record: Optional[Dict[str, Any]], node: Any, value: Any, values: bool, before: int,
-               path: Tuple[Any, ...]) -> str:
-        """The trailing comment of a value; a second one on the same line (a map in a list) names its key."""
-        label = ('%s ' % brief(path[-1], self.vault_of)) if before else ''
+    def _where(self, record: Optional[Dict[str, Any]], node: Any, value: Any, values: bool) -> str:
+        """The trailing comment of a value."""
         if record is None:
-            return label + '(no provenance)'
-        text = label + position(record)
+            return '(no provenance)'
+        text = position(record)
         if values and isinstance(node, yaml.ScalarNode) and 'value' in record and not self.same(record['value'], value):
             text += ' (set outside the hierarchy, which has %s there)' % brief(record['value'], self.vault_of)
         return text
