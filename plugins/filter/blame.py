@@ -85,8 +85,9 @@ from ansible_collections.strata.hier.plugins.plugin_utils.blame import (
     WhereError, blame as blame_records, combine, report_json, report_text,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
-    accept_args_markers, accept_lazy_markers, plain, vault_ciphertext,
+    accept_args_markers, accept_lazy_markers, vault_ciphertext,
 )
+from ansible_collections.strata.hier.plugins.plugin_utils.provenance_text import plain_records
 
 FORMATS = ('data', 'text', 'json')
 
@@ -97,7 +98,7 @@ def blame(data, where, format='data'):  # pylint: disable=redefined-builtin
     """The hosts and key paths ``where`` takes part in."""
     if format not in FORMATS:
         raise AnsibleFilterError('blame: format must be one of %s, not %r' % (', '.join(FORMATS), format))
-    data = plain(data)
+    data = plain_records(data, vault_ciphertext, wrappers=5)
     try:
         if isinstance(data, Mapping):
             _check_records(data)

@@ -68,10 +68,10 @@ from ansible.errors import AnsibleFilterError
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
-    accept_args_markers, accept_lazy_markers, plain, vault_ciphertext,
+    accept_args_markers, accept_lazy_markers, vault_ciphertext,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.provenance_text import (
-    key_records, records_json, withheld_keys,
+    key_records, plain_records, records_json, withheld_keys,
 )
 
 
@@ -90,7 +90,7 @@ def to_provenance_json(records, keys=None, withhold=None):
     if not isinstance(records, Mapping):
         raise AnsibleFilterError('to_provenance_json: the input must be a map of records, not %s'
                                  % type(records).__name__)
-    records = plain(records)
+    records = plain_records(records, vault_ciphertext)
     keys = _names(keys, 'keys')
     if keys is not None:
         records = key_records(records, keys)

@@ -137,9 +137,9 @@ from ansible.module_utils.common.text.converters import to_text
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
-    accept_args_markers, accept_lazy_markers, plain, vault_ciphertext,
+    accept_args_markers, accept_lazy_markers, vault_ciphertext,
 )
-from ansible_collections.strata.hier.plugins.plugin_utils.provenance_text import Annotation, withheld_keys
+from ansible_collections.strata.hier.plugins.plugin_utils.provenance_text import Annotation, plain_records, withheld_keys
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
 
@@ -251,7 +251,7 @@ def to_vaulted_yaml(data, keys=None, indent=2, sort_keys=True, withhold=None, pr
         data = _picked(data, _key_list(data, keys, 'keys'), _map_option(defaults, 'defaults'))
     elif defaults is not None:
         raise AnsibleFilterError('to_vaulted_yaml: defaults needs keys')
-    records = plain(_map_option(provenance, 'provenance')) if provenance is not None else None
+    records = plain_records(_map_option(provenance, 'provenance'), vault_ciphertext) if provenance is not None else None
     withheld = set(_key_list(data, withhold, 'withhold')) if withhold else set()
     if records is not None:
         _key_list(data, [], 'provenance')    # a map as input

@@ -18,6 +18,8 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set,
 import yaml
 
 from ansible_collections.strata.hier.plugins.module_utils.identity import shown_path
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import plain_scalar
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
 
 VaultOf = Callable[[Any], Optional[str]]
 
@@ -25,6 +27,12 @@ BRIEF_LIMIT = 200
 """Characters of a value shown in a comment; the file and line it names hold the rest."""
 
 _PLAIN = re.compile(r'^[A-Za-z0-9_./@+~][A-Za-z0-9_./@+~:=-]*$')
+
+
+def plain_records(records: Any, vault_of: VaultOf, wrappers: int = 4) -> Any:
+    """Records as builtin types, vault values kept: from 2.19 a templated vault value may be its plain text tagged
+    with the ciphertext, which compat.plain would turn into the plain text."""
+    return rebuild(records, lambda value: value if vault_of(value) is not None else plain_scalar(value), wrappers=wrappers)
 
 
 def brief(value: Any, vault_of: VaultOf) -> str:
@@ -86,15 +94,9 @@ def key_records(records: Dict[str, Any], keys: Iterable[Any]) -> Dict[str, Dict[
 
 
 def withheld_keys(records: Dict[str, Any], keys: Iterable[Any]) -> List[Any]:
-    """The keys some of whose records (or what they shadowed or removed) come from whole-file vaulted data."""
-    found = []
-    for key in keys:
-        for record in key_records(records, [key]).values():
-            entries = [record] + list(record.get('shadowed', ())) + list(record.get('removed', ()))
-            if any(entry.get('withheld') for entry in entries):
-                found.append(key)
-                break
-    return found
+    """The keys some of whose records come from whole-file vaulted data (plain once loaded). What a value shadowed
+    or a knockout removed is not in it, and its records give no value for such data."""
+    return [key for key in keys if any(record.get('withheld') for record in key_records(records, [key]).values())]
 
 
 class _Notes:

@@ -206,3 +206,18 @@ def test_to_vaulted_yaml_option_errors(kwargs, message):
 
 def test_defaults_fill_keys_the_input_lacks():
     assert to_vaulted_yaml({'a': 1}, keys=['a', 'b', 'c'], defaults={'a': 2, 'b': 3}) == 'a: 1\nb: 3\n'
+
+
+def test_a_decrypted_value_tagged_with_its_ciphertext_stays_encrypted():
+    """From 2.19 a templated host variable may hold a vault value as its plain text tagged with the ciphertext."""
+    tags = pytest.importorskip('ansible._internal._datatag._tags')  # ansible-core 2.19+
+    ciphertext = VaultLib(SECRET).encrypt('Pl41n-S3cret').decode()
+    secret = tags.VaultedValue(ciphertext=ciphertext).tag('Pl41n-S3cret')
+    place = {'file': 'data/a.yml', 'line': 1, 'column': 1}
+    records = {'pw': dict(place, value=secret, shadowed=[dict(place, line=5, value=secret)])}
+    outputs = [to_vaulted_yaml({'pw': secret}, provenance=records), to_provenance_json(records),
+               blame({'h': records}, 'data/a.yml', format='text'), blame({'h': records}, 'data/a.yml', format='json')]
+    for output in outputs:
+        assert 'Pl41n' not in output
+    assert 'pw: !vault |  # data/a.yml:1\n' in outputs[0] and '# shadows !vault at data/a.yml:5\n' in outputs[0]
+    assert json.loads(outputs[1])['pw']['value'] == {'__ansible_vault': ciphertext}
