@@ -39,7 +39,7 @@ options:
     description:
       - V(data) returns the report as a map (see RV(_value)).
       - V(text) returns it as text for people, one paragraph per key path.
-      - V(json) returns it as JSON text, sorted, vault values as C({"__ansible_vault": ciphertext}).
+      - 'V(json) returns it as JSON text, sorted, vault values as C({"__ansible_vault": ciphertext}).'
     type: str
     default: data
     choices: [data, text, json]
@@ -68,7 +68,7 @@ RETURN = r"""
 _value:
   description:
     - With O(format=data), C({where, hosts, file_named, matches}), C(hosts) the hosts examined, C(file_named) whether
-      any record names the file at all, and each of C(matches) C({path, how, file, line, value, other, hosts}):
+      any record names the file at all, and each of C(matches) C({path, how, file, line, value, other, hosts}) with
       C(how) one of V(fed), V(shadowed), V(knocks out), V(knocked out); C(value) the value at that place (scalars);
       C(other) the other place involved (what shadowed it, the value a marker removed, the marker that removed it).
     - With O(format=text) or O(format=json), the report as text.

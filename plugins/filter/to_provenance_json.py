@@ -13,10 +13,10 @@ author: Strata maintainers (@strata-hier)
 description:
   - Writes provenance records (key path -> record, as the host variable C(hier_provenance) or the
     P(strata.hier.hier#lookup) lookup's O(strata.hier.hier#lookup:provenance) give them) as JSON with sorted keys at
-    every level and one value per line, so that a changed file or line changes only its own lines: the
+    every level and one value per line, so that a changed file or line changes only its own lines, as in the
     C(<host>.provenance.json) files of the C(strata.hier.rsop) role's C(rsop_provenance=sidecar).
-  - Vault values are written as C({"__ansible_vault": "<ciphertext>"}), as Ansible's own JSON encoder does, never
-    decrypted.
+  - 'Vault values are written as C({"__ansible_vault": "<ciphertext>"}), as Ansible''s own JSON encoder does, never
+    decrypted.'
 positional: _input
 options:
   _input:
@@ -30,7 +30,7 @@ options:
   withhold:
     description:
       - Top-level keys whose records are written without any value (C(value) of the records, of what they shadowed and
-        what knockouts removed): files and lines only. For the keys of data from whole-file vaulted files
+        what knockouts removed), files and lines only. For the keys of data from whole-file vaulted files
         (C(hier_vaulted_keys)).
       - Keys some of whose records are marked C(withheld) are withheld too.
     type: list

@@ -58,9 +58,9 @@ options:
         that has a record gets a trailing comment C(# file:line) (a map key and a list item on their line, a
         block scalar on its C(|) line), and below it one comment line per value it shadowed
         (C(# shadows "1.0 3" at data/common.yml:4)) and per value a knockout removed
-        (C(# removed chrony (data/common.yml:1\) by the marker at data/nodes/db01.yml:3)).
-      - A value without a record is marked C(# (no provenance\)); a scalar that differs from its record's value (set
-        outside the hierarchy, such as by a C(host_vars) file) says so and shows the hierarchy's value.
+        (C(# removed chrony ... by the marker at data/nodes/db01.yml:3)).
+      - A value without a record is marked C(# no provenance) in parentheses; a scalar that differs from its record's
+        value (set outside the hierarchy, such as by a C(host_vars) file) says so and shows the hierarchy's value.
       - Keys some of whose records come from a whole-file vaulted file (C(withheld)) are withheld as O(withhold)
         does, and their comments name files and lines, never values. Vault values show as C(!vault).
       - Without it, no comment is written and the output is as before.
