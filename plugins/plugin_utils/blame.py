@@ -46,29 +46,29 @@ def _at(entry: Dict[str, Any], path: str, line: Optional[int]) -> bool:
 
 
 def _matches(key_path: str, record: Dict[str, Any], path: str, line: Optional[int]) -> List[Dict[str, Any]]:
-    """What the line does at one key path of one host."""
+    """What the line does at one key path of one host (values as jsonable gives them)."""
     found = []
     if _at(record, path, line):
-        found.append(_match(key_path, 'fed', record, record.get('value', _NONE), None))
+        found.append(_match(key_path, 'fed', record, record, None))
     for definition in record.get('shadowed', ()):
         if _at(definition, path, line):
-            found.append(_match(key_path, 'shadowed', definition, definition.get('value', _NONE), record))
+            found.append(_match(key_path, 'shadowed', definition, definition, record))
     for removal in record.get('removed', ()):
         if _at(removal['marker'], path, line):
-            found.append(_match(key_path, 'knocks out', removal['marker'], removal.get('value', _NONE), removal))
+            found.append(_match(key_path, 'knocks out', removal['marker'], removal, removal))
         if _at(removal, path, line):
-            found.append(_match(key_path, 'knocked out', removal, removal.get('value', _NONE), removal['marker']))
+            found.append(_match(key_path, 'knocked out', removal, removal, removal['marker']))
     return found
 
 
-_NONE = object()
-
-
-def _match(key_path: str, how: str, at: Dict[str, Any], value: Any, other: Optional[Dict[str, Any]]
+def _match(key_path: str, how: str, at: Dict[str, Any], valued: Dict[str, Any], other: Optional[Dict[str, Any]]
            ) -> Dict[str, Any]:
+    """One match; the value of ``valued`` and, for a shadowed value, what shadowed it. Values are kept as
+    ``jsonable`` gives them (vault values as ``{"__ansible_vault": ciphertext}``): the playbook's hosts hand their
+    matches on as facts, which ansible-core 2.16 templates again, decrypting vault objects."""
     match = {'path': key_path, 'how': how, 'file': at.get('file'), 'line': at.get('line')}
-    if value is not _NONE:
-        match['value'] = value
+    if 'value' in valued:
+        match['value'] = valued['value']
     if other is not None:
         match['other'] = {'file': other.get('file'), 'line': other.get('line')}
         if how == 'shadowed' and 'value' in other:
@@ -86,7 +86,7 @@ def blame(records_by_host: Dict[str, Dict[str, Any]], where: Any, vault_of: Vaul
     for host in hosts:
         for key_path, record in records_by_host[host].items():
             named = named or _names_file(record, path)
-            matches.extend((host, match) for match in _matches(key_path, record, path, line))
+            matches.extend((host, jsonable(match, vault_of)) for match in _matches(key_path, record, path, line))
     return {'where': _where_text(path, line), 'hosts': hosts, 'file_named': named,
             'matches': _grouped(matches, vault_of)}
 

@@ -42,8 +42,8 @@ def brief(value: Any, vault_of: VaultOf) -> str:
 
 
 def _brief(value: Any, vault_of: VaultOf) -> str:
-    if vault_of(value) is not None:
-        return '!vault'
+    if vault_of(value) is not None or (isinstance(value, dict) and list(value) == ['__ansible_vault']):
+        return '!vault'    # a vault value, or one as jsonable gives it
     if isinstance(value, dict):
         return '{%s}' % ', '.join('%s: %s' % (_brief(key, vault_of), _brief(item, vault_of))
                                   for key, item in value.items())
