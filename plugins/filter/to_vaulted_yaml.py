@@ -44,6 +44,28 @@ options:
         variable C(hier_vaulted_keys) that the P(strata.hier.hier#inventory) inventory plugin sets.
     type: list
     elements: str
+  defaults:
+    description:
+      - With O(keys), values for the listed keys that the input map does not have (such as the P(strata.hier.hier#lookup)
+        lookup's values for a host whose inventory does not carry them).
+    type: dict
+    version_added: 1.1.0
+  provenance:
+    description:
+      - >-
+        Provenance records, path -> record, as the host variable C(hier_provenance) or the
+        P(strata.hier.hier#lookup) lookup's O(strata.hier.hier#lookup:provenance) give them. Each written value
+        that has a record gets a trailing comment C(# file:line) (a map key and a list item on their line, a
+        block scalar on its C(|) line), and below it one comment line per value it shadowed
+        (C(# shadows "1.0 3" at data/common.yml:4)) and per value a knockout removed
+        (C(# removed chrony ... by the marker at data/nodes/db01.yml:3)).
+      - A value without a record is marked C(# no provenance) in parentheses; a scalar that differs from its record's
+        value (set outside the hierarchy, such as by a C(host_vars) file) says so and shows the hierarchy's value.
+      - Keys some of whose records come from a whole-file vaulted file (C(withheld)) are withheld as O(withhold)
+        does, and their comments name files and lines, never values. Vault values show as C(!vault).
+      - Without it, no comment is written and the output is as before.
+    type: dict
+    version_added: 1.1.0
   indent:
     description: Spaces per nesting level of maps. List items are not indented under their key, as in
       P(ansible.builtin.to_nice_yaml#filter).
@@ -78,6 +100,19 @@ EXAMPLES = r"""
 #   6461653330396430...
 # Timezone: GMT Standard Time
 
+- name: Each value with the file and line it comes from (the inventory source has provenance=true)
+  ansible.builtin.copy:
+    content: "{{ hostvars[inventory_hostname] | strata.hier.to_vaulted_yaml(keys=['ntp'], provenance=hier_provenance) }}"
+    dest: "/tmp/{{ inventory_hostname }}.yml"
+    mode: "0644"
+  delegate_to: localhost
+# ntp:  # data/roles/db.yml:2
+#   makestep: 0.1 -1  # data/roles/db.yml:3
+#   # shadows "1.0 3" at data/common.yml:4
+#   servers:  # data/common.yml:3
+#   - 0.pool.ntp.org  # data/common.yml:3
+#   - 1.pool.ntp.org  # data/common.yml:3
+
 - name: Four spaces per level, keys in their order
   ansible.builtin.debug:
     msg: "{{ {'b': 1, 'a': {'y': secret, 'x': 2}} | strata.hier.to_vaulted_yaml(indent=4, sort_keys=false) }}"
@@ -104,6 +139,7 @@ from ansible_collections.strata.hier.plugins.module_utils.errors import MergeErr
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     accept_args_markers, accept_lazy_markers, vault_ciphertext,
 )
+from ansible_collections.strata.hier.plugins.plugin_utils.provenance_text import Annotation, plain_records, withheld_keys
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
 
@@ -207,22 +243,57 @@ def _native_key(key, path):
 
 @accept_args_markers
 @accept_lazy_markers
-def to_vaulted_yaml(data, keys=None, indent=2, sort_keys=True, withhold=None):
+def to_vaulted_yaml(data, keys=None, indent=2, sort_keys=True, withhold=None, provenance=None, defaults=None):
     """Block-style YAML of data, vault values as !vault blocks with their ciphertext."""
     if isinstance(indent, bool) or not isinstance(indent, int) or not 2 <= indent <= 9:
         raise AnsibleFilterError('to_vaulted_yaml: indent must be an integer from 2 to 9, not %r' % (indent,))
     if keys is not None:
-        data = dict((key, data[key]) for key in _key_list(data, keys, 'keys') if key in data)
-    if withhold:
-        withheld = set(_key_list(data, withhold, 'withhold'))
+        data = _picked(data, _key_list(data, keys, 'keys'), _map_option(defaults, 'defaults'))
+    elif defaults is not None:
+        raise AnsibleFilterError('to_vaulted_yaml: defaults needs keys')
+    records = plain_records(_map_option(provenance, 'provenance'), vault_ciphertext) if provenance is not None else None
+    withheld = set(_key_list(data, withhold, 'withhold')) if withhold else set()
+    if records is not None:
+        _key_list(data, [], 'provenance')    # a map as input
+        withheld.update(withheld_keys(records, list(data)))
+    if withheld:
         data = dict((key, WITHHELD if key in withheld else value) for key, value in data.items())
     try:
         expanded_size(data)     # what is written out in full: bounded, and nothing refers to itself
     except MergeError as exc:
         raise AnsibleFilterError('to_vaulted_yaml: %s' % exc) from exc
     native = _native(data, [], sort_keys)
-    return yaml.dump(native, Dumper=_Dumper, default_flow_style=False, allow_unicode=True, sort_keys=False,
+    text = yaml.dump(native, Dumper=_Dumper, default_flow_style=False, allow_unicode=True, sort_keys=False,
                      indent=indent)
+    if records is None:
+        return text
+    return Annotation(records, vault_ciphertext, _same, withheld).annotate(text, native)
+
+
+def _picked(data, keys, defaults):
+    """The listed keys of the input, those it lacks from defaults."""
+    picked = {}
+    for key in keys:
+        if key in data:
+            picked[key] = data[key]
+        elif defaults and key in defaults:
+            picked[key] = defaults[key]
+    return picked
+
+
+def _map_option(value, option):
+    if value is not None and not isinstance(value, Mapping):
+        raise AnsibleFilterError('to_vaulted_yaml: %s must be a map, not %s' % (option, type(value).__name__))
+    return value
+
+
+def _same(recorded, written):
+    """Whether a written scalar (as _native gives it) is the value its record names; vault values by ciphertext."""
+    recorded = _native(recorded, [], False)
+    if isinstance(recorded, _Vaulted) or isinstance(written, _Vaulted):
+        return isinstance(recorded, _Vaulted) and isinstance(written, _Vaulted) \
+            and recorded.ciphertext.strip() == written.ciphertext.strip()
+    return type(recorded) is type(written) and recorded == written
 
 
 def _key_list(data, keys, option):

@@ -68,10 +68,22 @@ no_secrets "$work/prov"
 rsop prov2 -e "rsop_dir=$work/prov" -e rsop_provenance=true
 unchanged prov2
 
-# provenance turned off again rewrites the files as they were without it
+# sidecar: <host>.provenance.json beside each unchanged file (hier_provenance of the inventory, sorted JSON)
+rsop side -e "rsop_dir=$work/prov" -e rsop_provenance=sidecar
+changes side
+python check_rsop.py "$work/prov" "$work/expected" sidecar
+no_secrets "$work/prov"
+grep -q '"__ansible_vault": "\$ANSIBLE_VAULT;' "$work/prov/DSCWeb01.provenance.json"
+
+# provenance turned off again rewrites the files as they were without it, and deletes the provenance files
 rsop off -e "rsop_dir=$work/prov" -e rsop_provenance=false
 changes off
 diff -r "$work/plain" "$work/prov"
+
+# inline: the same data, each value followed by its file and line
+rsop inline -e "rsop_dir=$work/inline" -e rsop_provenance=inline
+python check_rsop.py "$work/inline" "$work/expected" inline
+no_secrets "$work/inline"
 
 # --check --diff shows a change without writing it; the next run repairs the file
 echo 'Edited: by hand' >> "$work/prov/DSCWeb01.yml"
@@ -99,16 +111,21 @@ cp rsop.yml "$work/rsop.yml"
 ansible-playbook "${inventory[@]}" "${vault[@]}" "$work/rsop.yml" -e rsop_dir=relative > "$work/relative.log"
 diff -r "$work/plain" "$work/relative"
 
-# an inventory source without provenance: the role needs rsop_keys
+# an inventory source without provenance: the role asks the lookup for the keys (and the provenance), so it writes
+# what the inventory with provenance gives; rsop_provenance=true (hier_sources) still needs the inventory's
 printf 'plugin: strata.hier.hier\nconfig: %s\n' "$examples/hier.yml" > "$work/noprov.hier.yml"
-if ansible-playbook -i "$work/noprov.hier.yml" "${vault[@]}" rsop.yml -e "rsop_dir=$work/noprov" > "$work/noprov.log" 2>&1; then
-    echo "no provenance and no rsop_keys: the role did not fail"; exit 1
+if ansible-playbook -i "$work/noprov.hier.yml" "${vault[@]}" rsop.yml -e "rsop_dir=$work/noprov" -e rsop_provenance=true \
+    > "$work/noprov.log" 2>&1; then
+    echo "no provenance and rsop_provenance=true: the role did not fail"; exit 1
 fi
 grep -q 'has no host variable hier_sources. Set provenance: true in the' "$work/noprov.log"
-ansible-playbook -i "$work/noprov.hier.yml" "${vault[@]}" rsop.yml -e "rsop_dir=$work/noprov" \
+STRATA_HIER_CONFIG=$examples/hier.yml ansible-playbook -i "$work/noprov.hier.yml" "${vault[@]}" rsop.yml \
+    -e "rsop_dir=$work/noprov" -e rsop_provenance=inline > "$work/noprov.log" 2>&1 || { cat "$work/noprov.log"; exit 1; }
+diff -r "$work/inline" "$work/noprov"
+ansible-playbook -i "$work/noprov.hier.yml" "${vault[@]}" rsop.yml -e "rsop_dir=$work/noprov-keys" \
     -e '{"rsop_keys": ["Timezone", "AdminPassword", "NotAKey"]}'
-python check_rsop.py "$work/noprov" "$work/expected" false Timezone AdminPassword NotAKey
-no_secrets "$work/noprov"
+python check_rsop.py "$work/noprov-keys" "$work/expected" false Timezone AdminPassword NotAKey
+no_secrets "$work/noprov-keys"
 
 # no vault password is needed for inline vault values (a whole-file vaulted file needs one to load at all)
 cp -r "$examples" "$work/store"
@@ -148,3 +165,21 @@ grep -q 'The inventory has no host, so there would be nothing to write' "$work/c
 sed -i 's|^nodes: .*|nodes: "AllNodes/*/*"|' "$ci/hier.yml"
 ANSIBLE_CONFIG=$ci/ansible.cfg ansible-playbook -i "$ci/nodes.hier.yml" "${vault[@]}" "$ci/rsop.yml" > "$work/ci.log" 2>&1 || { cat "$work/ci.log"; exit 1; }
 diff -r "$work/plain" "$ci/rsop"
+
+# --- issue 28's golden files: the README's first project as it is (its inventory source has no provenance: true),
+# its data files without the heading comment the README gives them (the lines the issue names), the collection
+# on the collections path
+first=$work/first
+python ../setup_strata_examples/markdown_files.py "$examples/../../README.md" "A first project" "$first"
+for file in "$first"/data/*.yml "$first"/data/*/*.yml; do sed -i '1{/^# data\//d}' "$file"; done
+(cd "$first" && ANSIBLE_CONFIG=$first/ansible.cfg ANSIBLE_COLLECTIONS_PATH=$ANSIBLE_COLLECTIONS_PATH \
+    ansible-playbook "$OLDPWD/rsop.yml" -e "rsop_dir=$first/rsop" -e rsop_provenance=inline) > "$work/first.log" 2>&1 ||
+    { cat "$work/first.log"; exit 1; }
+diff -u files/db01.inline.yml "$first/rsop/db01.yml"
+# blame: the hosts and key paths a line feeds, shadows or knocks out (the collection's playbook by its name)
+for where in data/common.yml:4 data/nodes/db01.yml:3; do
+    (cd "$first" && ANSIBLE_CONFIG=$first/ansible.cfg ansible-playbook strata.hier.blame -e "where=$where" \
+        -e out=blame.json) > "$work/blame.log" 2>&1 || { cat "$work/blame.log"; exit 1; }
+    cat "$work/blame.log"
+    python check_blame.py "$where" "$first/blame.json" "$work/blame.log"
+done
