@@ -232,13 +232,9 @@ class LookupModule(LookupBase):
 
     def _run(self, terms, variables, kwargs):
         config_path = self._config_path(kwargs, variables)
-        if self.get_option('whole_node') and terms:
-            raise _LookupError('strata.hier.hier: whole_node=true looks up every key of the host: give no key (%s)'
-                               % ', '.join(repr(term) for term in terms))
+        if self.get_option('whole_node'):
+            _check_whole_node(terms, config_path)
         if is_hiera_config_file(config_path):
-            if self.get_option('whole_node'):
-                raise _LookupError('strata.hier.hier: whole_node=true needs a hier.yml or Datum.yml; Hiera cannot list '
-                                   'the keys of %s' % config_path)
             return self._run_hiera(config_path, terms, variables, kwargs)
         hierarchy = open_hierarchy(config_path, self._loader)
         expansions = hierarchy.expand_levels(in_group_precedence(variables), self._fetch)
@@ -247,25 +243,24 @@ class LookupModule(LookupBase):
                            'the level is skipped')
         if self.get_option('whole_node'):
             return [self._whole_node(hierarchy, variables, expansions)]
+        return [self._term(hierarchy, term, variables, expansions, kwargs, config_path) for term in terms]
+
+    def _term(self, hierarchy, term, variables, expansions, kwargs, config_path):
+        """One term of a hier.yml or Datum.yml lookup: its value, or its explain or provenance report."""
         provenance = self.get_option('provenance') or display.verbosity >= 3 or self._origin_tags()
-        results = []
-        for term in terms:
-            resolution = hierarchy.lookup(term, variables, merge=self.get_option('merge'), expansions=expansions,
-                                          explain=self.get_option('explain'), provenance=provenance)
-            self._trace(resolution, variables.get('inventory_hostname'))
-            for warning in resolution.warnings:
-                display.warning('strata.hier.hier %s: %s' % (resolution.key, warning))
-            if self.get_option('explain'):
-                results.append(not_templates(plain(resolution.explain(), wrappers=1), 1))  # the value sits in it
-                continue
-            if self.get_option('provenance'):
-                results.append(self._with_provenance(resolution, kwargs))
-                continue
-            answer = self._answer(resolution, kwargs)
-            if resolution.found and self._origin_tags() and not self.get_option('query'):
-                answer = origin_tagged(answer, resolution.records, os.path.dirname(config_path), resolution.key)
-            results.append(answer)
-        return results
+        resolution = hierarchy.lookup(term, variables, merge=self.get_option('merge'), expansions=expansions,
+                                      explain=self.get_option('explain'), provenance=provenance)
+        self._trace(resolution, variables.get('inventory_hostname'))
+        for warning in resolution.warnings:
+            display.warning('strata.hier.hier %s: %s' % (resolution.key, warning))
+        if self.get_option('explain'):
+            return not_templates(plain(resolution.explain(), wrappers=1), 1)    # the value sits in it
+        if self.get_option('provenance'):
+            return self._with_provenance(resolution, kwargs)
+        answer = self._answer(resolution, kwargs)
+        if resolution.found and self._origin_tags() and not self.get_option('query'):
+            answer = origin_tagged(answer, resolution.records, os.path.dirname(config_path), resolution.key)
+        return answer
 
     def _origin_tags(self):
         """Origin tags on the answer (2.19+ only: before, Ansible has no tags to carry them)."""
@@ -420,6 +415,16 @@ def _check_options(direct):
         raise _LookupError('strata.hier.hier: %s' % unknown_options_text(unknown, definitions))
     if wrong:
         raise _LookupError('strata.hier.hier: %s' % wrong[0][1])
+
+
+def _check_whole_node(terms, config_path):
+    """whole_node=true takes no key, and needs a configuration whose keys can be listed."""
+    if terms:
+        raise _LookupError('strata.hier.hier: whole_node=true looks up every key of the host: give no key (%s)'
+                           % ', '.join(repr(term) for term in terms))
+    if is_hiera_config_file(config_path):
+        raise _LookupError('strata.hier.hier: whole_node=true needs a hier.yml or Datum.yml; Hiera cannot list the '
+                           'keys of %s' % config_path)
 
 
 def _say_undefined(host, undefined, position, effect):

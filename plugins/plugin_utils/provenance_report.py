@@ -75,22 +75,26 @@ def _record(path: Tuple[Any, ...], entry: Entry, provenance: Provenance, locate:
     record = {'value': entry.value} if scalar and 'withheld' not in where else {}
     record.update(where)
     record.update(rule_of(entry.rule_path))
-    others = entry.definitions[1:]
-    if others and scalar:
-        record['shadowed'] = [_definition(place, value, locate, True) for place, value in others if place is not None]
-    elif others:
-        used = provenance.used_layers(path)
-        shadowed = [_definition(place, value, locate, False) for place, value in others
-                    if place is not None and place.layer not in used]
-        merged = [_definition(place, value, locate, False) for place, value in others
-                  if place is not None and place.layer in used]
-        if shadowed:
-            record['shadowed'] = shadowed
-        if merged:
-            record['merged'] = merged
+    others = [(place, value) for place, value in entry.definitions[1:] if place is not None]
+    if others:
+        record.update(_others(path, others, scalar, provenance, locate))
     if entry.removed:
         record['removed'] = [_removal(removal, locate) for removal in entry.removed]
     return record
+
+
+def _others(path: Tuple[Any, ...], others: List[Tuple[Place, Any]], scalar: bool, provenance: Provenance,
+            locate: Callable[[Place], Located]) -> Dict[str, Any]:
+    """``shadowed`` and ``merged`` of a record: of a leaf, every less specific definition is shadowed; of a map or
+    list, those none of whose values are in it."""
+    if scalar:
+        return {'shadowed': [_definition(place, value, locate, True) for place, value in others]}
+    used = provenance.used_layers(path)
+    fields: Dict[str, Any] = {}
+    for place, value in others:
+        fields.setdefault('merged' if place.layer in used else 'shadowed', []).append(
+            _definition(place, value, locate, False))
+    return fields
 
 
 _UNKNOWN: Located = {'file': None, 'line': None}

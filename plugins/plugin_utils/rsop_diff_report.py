@@ -69,18 +69,11 @@ class _Context:
 
 
 def _record_lines(records: Dict[str, Any], path: str) -> Iterator[Tuple[str, Optional[int], str]]:
-    """(file, line, how) of the records at and below ``path``, and of the knockouts of the paths above it."""
+    """(file, line, how) of the records at and below ``path``, and of the knockouts and item identities of the paths
+    above it."""
     for record_path, record in records.items():
         if record_path == path or record_path.startswith(path + '/') or not path:
-            if record.get('withheld'):
-                yield record.get('file'), None, 'withheld'
-            for line in range(record.get('line') or 0, (record.get('end_line') or record.get('line') or 0) + 1):
-                yield record.get('file'), line, 'value'
-            for shadowed in record.get('shadowed', ()):
-                yield shadowed.get('file'), shadowed.get('line'), 'shadowed'
-            for removed in record.get('removed', ()):
-                yield removed.get('file'), removed.get('line'), 'removed'
-                yield removed['marker'].get('file'), removed['marker'].get('line'), 'marker'
+            yield from _own_lines(record)
         elif path.startswith(record_path + '/'):
             for removed in record.get('removed', ()):
                 yield removed['marker'].get('file'), removed['marker'].get('line'), 'marker'
@@ -88,6 +81,19 @@ def _record_lines(records: Dict[str, Any], path: str) -> Iterator[Tuple[str, Opt
                 yield record.get('file'), record.get('line'), 'item'
                 for merged in record.get('merged', ()):
                     yield merged.get('file'), merged.get('line'), 'item'
+
+
+def _own_lines(record: Dict[str, Any]) -> Iterator[Tuple[str, Optional[int], str]]:
+    """A record's lines: its value's (all of them), what it shadowed, what was removed and by which marker."""
+    if record.get('withheld'):
+        yield record.get('file'), None, 'withheld'
+    for line in range(record.get('line') or 0, (record.get('end_line') or record.get('line') or 0) + 1):
+        yield record.get('file'), line, 'value'
+    for shadowed in record.get('shadowed', ()):
+        yield shadowed.get('file'), shadowed.get('line'), 'shadowed'
+    for removed in record.get('removed', ()):
+        yield removed.get('file'), removed.get('line'), 'removed'
+        yield removed['marker'].get('file'), removed['marker'].get('line'), 'marker'
 
 
 def causes_of(change: Any, diff: HostDiff, context: _Context) -> List[Dict[str, Any]]:

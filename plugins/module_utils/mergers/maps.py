@@ -75,30 +75,38 @@ class MapMerger(Merger):
         result = {}
         for folded, found in entries.items():
             key = folded if spelled is None else spelled[folded]
-            if provenance is not None:
-                definitions = self._definitions(provenance, maps, key, supplied[folded], found)
             if not found:
                 result[key] = None
-                if provenance is not None:      # a null written: the most specific map with the key writes it
-                    provenance.key(path + (key,), self._definitions(provenance, maps, key, [
-                        next(index for index, mapping in enumerate(maps) if key in mapping)], [None]), None)
-                continue
-            if SCALAR_TYPES.issuperset(map(type, found)):     # the hot path: scalars
-                result[key] = found[0]
-                child = strategy
-            elif nested and _PLAIN_MAPS.issuperset(map(type, found)):       # the hot path: maps
-                result[key] = strategy.maps.merge(run, path + (key,), found, strategy, depth + 1)
-                child = strategy
             else:
-                result[key], child, found = self._merge_key(run, path + (key,), found, strategy, depth, documents)
-            if layers is not None:
-                run.sources[key] = child.sources(found[0], [layers[index] for index in supplied[folded]])
+                if SCALAR_TYPES.issuperset(map(type, found)):     # the hot path: scalars
+                    result[key], child, merged = found[0], strategy, found
+                else:
+                    result[key], child, merged = self._merge_container(run, path + (key,), found, strategy, depth,
+                                                                       documents, nested)
+                if layers is not None:
+                    run.sources[key] = child.sources(merged[0], [layers[index] for index in supplied[folded]])
             if provenance is not None:
-                provenance.key(path + (key,), definitions, result[key])
+                self._note_key(provenance, path + (key,), maps, supplied[folded], found, result[key])
         if provenance is not None:
             self._note_removed(provenance, path, maps)
         run.budget.spend(len(result), path)
         return result
+
+    def _merge_container(self, run: Any, path: Tuple[Any, ...], found: List[Any], strategy: Any, depth: int,
+                         documents: bool, nested: bool) -> Tuple[Any, Any, List[Any]]:
+        """One key's values, not all scalars, merged: (the value, the strategy that merged it, the values it
+        merged)."""
+        if nested and _PLAIN_MAPS.issuperset(map(type, found)):       # the hot path: maps
+            return strategy.maps.merge(run, path, found, strategy, depth + 1), strategy, found
+        return self._merge_key(run, path, found, strategy, depth, documents)
+
+    def _note_key(self, provenance: Any, path: Tuple[Any, ...], maps: List[Any], supplied: List[int],
+                  found: List[Any], value: Any) -> None:
+        """Provenance: the maps defining the key at ``path`` (a null: the most specific map writing it)."""
+        key = path[-1]
+        if not found:
+            supplied, found = [next(index for index, mapping in enumerate(maps) if key in mapping)], [None]
+        provenance.key(path, self._definitions(provenance, maps, key, supplied, found), value)
 
     def _definitions(self, provenance: Any, maps: List[Any], key: Any, supplied: List[int],
                      found: List[Any]) -> List[Tuple[Any, Any]]:
@@ -125,7 +133,7 @@ class MapMerger(Merger):
                     markers.setdefault(knockout_text(self.fold_key(unmark(key, self.knockout_prefix))), (index, key))
                     continue
                 marker = markers.get(knockout_text(self.fold_key(key)))
-                if marker is not None and marker[0] < index and value is not None:
+                if marker is not None and marker[0] < index:     # a null too: the marker took the key out
                     provenance.removed(path, provenance.place_of(mapping, key), value,
                                        provenance.place_of(maps[marker[0]], marker[1]))
 

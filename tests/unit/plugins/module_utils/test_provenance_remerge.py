@@ -67,6 +67,7 @@ def rules(draw, strategies=st.one_of(DATUM, EXTENDED)):
 @example([['--p', 'q'], ['p', 'q', 'r']], MergeRules('Unique'), '')
 @example([{'--a': None, 'b': 1}, {'a': 2, 'b': 3}], MergeRules('deep'), '')
 @example([[{'Name': '--p'}], [{'Name': 'p', 'v': 1}, {'Name': 'q'}]], MergeRules('DeepTuple'), '')
+@example([{'b': [], '--a': []}, {'a': None}], MergeRules('hash'), '')     # a marker taking out a null
 def test_re_merging_the_contributions_reproduces_the_value(values, rules_, path):
     check_remerge(values, rules_, path)
 
