@@ -248,10 +248,10 @@ def whole_node(source: HieraSource, variables: Mapping, separator: str, provenan
         if refused_variable(name, value, partial(_places, holders, key), host, allowed, warn):
             continue
         host_vars[name] = value
+        secret = source.may_hold_decrypted(key, holders)
         if provenance:
-            sources[name] = holders
-            records.update(provenance_records(source, engine, (name,)))
-        if source.may_hold_decrypted(key, holders):
+            _add_provenance(source, engine, name, holders, secret, sources, records)
+        if secret:
             vaulted.append(name)
     for warning in engine.warnings:
         warn('strata.hier.hier %s: %s' % (host, warning))
@@ -260,6 +260,19 @@ def whole_node(source: HieraSource, variables: Mapping, separator: str, provenan
     if vaulted:
         host_vars['hier_vaulted_keys'] = vaulted
     return host_vars
+
+
+def _add_provenance(source: HieraSource, engine: HieraLookup, name: str, holders: List[Dict[str, str]], secret: bool,
+                    sources: Dict[str, Any], records: Dict[str, Any]) -> None:
+    """A host variable's hier_sources and hier_provenance; for one that may hold data of a whole-file vaulted file
+    (hier_vaulted_keys), only its own record, withheld: its paths (map keys) and values may be that data in clear."""
+    sources[name] = holders
+    found = provenance_records(source, engine, (name,))
+    if secret:
+        own = {field: shown for field, shown in found.get(name, {}).items()
+               if field not in ('value', 'shadowed', 'removed')}
+        found = {name: dict(own, withheld=True)}
+    records.update(found)
 
 
 def level_position(source: HieraSource, index: int) -> str:

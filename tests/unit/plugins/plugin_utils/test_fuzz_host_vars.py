@@ -37,7 +37,7 @@ RESERVED = ['ansible_ssh_common_args', 'ansible_connection', 'ansible_python_int
             'ansible_play_hosts', 'ansible_', 'inventory_hostname', 'inventory_dir', 'inventory_file', 'hostvars',
             'groups', 'group_names', 'omit', 'play_hosts', 'playbook_dir', 'role_names', 'role_name', 'role_path',
             '__ansible_unsafe', '__ansible_vault', '__x', '__']
-OWN = ['hier_sources', 'hier_vaulted_keys']
+OWN = ['hier_sources', 'hier_vaulted_keys', 'hier_provenance']
 PLAIN = ['a', 'Name', 'packages', 'Ansible_connection', 'ANSIBLE_HOST', 'x_ansible_host', '_a', 'environment_name']
 INVALID = ['1a', 'a-b', 'a b', 'é', 'class', 'True', 'None', 'for', 'a.b', '{{ x }}', 'a::b']
 MAGIC = {'hostvars', 'groups', 'group_names', 'omit', 'play_hosts', 'playbook_dir', 'role_names', 'role_name',

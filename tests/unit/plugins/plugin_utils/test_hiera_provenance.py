@@ -160,6 +160,10 @@ def test_vault_values_stay_vault_values_and_vaulted_files_are_withheld(tmp_path)
     records = provenance_records(source, engine)
     assert records['w/1'] == {'file': 'data/common.yaml', 'withheld': True, 'level': 'common',
                               'level_path': 'data/common.yaml', 'rule': 'w', 'rule_at': 'data/roles/db.yaml:2'}
+    host_vars = whole_node(source, HOST, '__', provenance=True)     # a host variable in hier_vaulted_keys: its
+    assert 'w' in host_vars['hier_vaulted_keys']                     # paths and values may be vaulted data in clear
+    assert [path for path in host_vars['hier_provenance'] if path.startswith('w/')] == []
+    assert host_vars['hier_provenance']['w']['withheld'] and 'value' not in host_vars['hier_provenance']['w']
 
 
 # ---------------------------------------------------------------------------------------- Puppet's explain
