@@ -186,6 +186,7 @@ from functools import partial
 
 from ansible.errors import AnsibleLookupError, AnsibleUndefinedVariable
 from ansible.module_utils.common.text.converters import to_native
+from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.lookup import LookupBase
 from ansible.utils.display import Display
 
@@ -296,10 +297,15 @@ class LookupModule(LookupBase):
         # Hiera's modules load only here: a forked worker of a play that reads no hiera.yaml never compiles them
         from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import fresh_hiera_source
         from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import level_position
+        from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import provenance_records
         source = fresh_hiera_source(config_path, self._loader)
+        try:
+            provenance = self.get_option('provenance')
+        except KeyError:    # an ansible-core or a DOCUMENTATION without the option
+            provenance = boolean(kwargs.get('provenance', False), strict=True)
         results = []
         for index, term in enumerate(terms):
-            engine = source.engine(variables, explain=self.get_option('explain'))
+            engine = source.engine(variables, explain=self.get_option('explain'), provenance=provenance)
             if index == 0 and display.verbosity >= 1:
                 _say_undefined(variables.get('inventory_hostname'), engine.undefined_levels(),
                                partial(level_position, source), 'Hiera reads its paths with it empty')
@@ -316,6 +322,12 @@ class LookupModule(LookupBase):
             if not found and 'default' not in kwargs:
                 raise AnsibleLookupError('strata.hier.hier: %r was found on no level of %s (use explain=true to '
                                          'see the levels read, or give a default)' % (term, config_path))
+            if provenance and found:
+                records = provenance_records(source, engine)
+                rule = engine.trace.rule if engine.trace else None
+                results.append(not_templates(plain({'key': term, 'value': value, 'rule': rule,
+                                                    'provenance': records}, wrappers=1), 1))
+                continue
             results.append(self._answer_value(value) if found else self.get_option('default'))
         return results
 

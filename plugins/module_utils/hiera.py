@@ -108,7 +108,7 @@ class HieraLookup:
 
     def __init__(self, config: HieraConfig, read: Reader, scope: Dict[str, Any],
                  explainer: Optional[Explainer] = None, files: Optional[Dict[str, Any]] = None,
-                 position: Optional[Position] = None) -> None:
+                 position: Optional[Position] = None, provenance: bool = False) -> None:
         self.config = config
         self.scope = scope
         self.warnings: List[str] = list(config.warnings)
@@ -128,14 +128,18 @@ class HieraLookup:
         self._unset: Optional[List[str]] = None
         """While a level's paths are interpolated: the variables they name that are unset (read as empty)."""
         self._undefined: Dict[int, Tuple[str, ...]] = {}
+        self._provenance = provenance
+        self.trace: Any = None
+        """With provenance, the last lookup's LookupTrace (mergers/hiera_provenance.py), None when it found nothing."""
 
     # ------------------------------------------------------------------ lookups
 
     def lookup(self, key: str, merge: Any = None) -> Any:
         """The value of ``key`` (HieraNotFound when no level has it); ``merge`` wins over lookup_options."""
-        return self._outermost("Hiera key '%s'" % key, lambda: self._lookup(key, merge))
+        self.trace = None
+        return self._outermost("Hiera key '%s'" % key, lambda: self._lookup(key, merge, self._provenance))
 
-    def _lookup(self, key: str, merge: Any = None) -> Any:
+    def _lookup(self, key: str, merge: Any = None, traced: bool = False) -> Any:
         if not isinstance(key, str):
             raise HieraError('a Hiera key must be a string, got %r' % (key,))
         segments = split_key(key)
@@ -143,16 +147,63 @@ class HieraLookup:
             self.explain.say('Invalid key "%s"' % LOOKUP_OPTIONS)
             raise HieraNotFound(key)
         options = self._options_for(segments[0])
+        rule = 'merge' if merge is not None else None
         if merge is None and isinstance(options, dict):
             merge = options.get('merge')
             if merge is not None:
                 self.explain.say('Using merge options from "lookup_options" hash')
+                rule = self._options_key(segments[0])
         merger = merger_for(merge)
+        if traced:      # loaded only for a lookup with provenance
+            from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera_provenance import TracedMerger
+            merger = TracedMerger(merger)
         self.explain.say('Searching for "%s"' % key)
         value = self._nested(lambda: self._all_layers(merger, key, segments[0]))
         if len(segments) > 1:
             value = self._dig(value, segments, key)
+        if traced:
+            self.trace = self._traced(merger, value, segments, rule)
         return value
+
+    def _traced(self, merger: Any, value: Any, segments: List[Any], rule: Optional[str]) -> Any:
+        """The LookupTrace of a lookup with provenance: the answer's mark, with first, the less specific files
+        holding the key as what it shadowed (Puppet reads none of them), and where the rule is declared."""
+        from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera_provenance import dig_mark
+        trace = merger.trace
+        trace.segments, trace.value, trace.mark = tuple(segments), value, dig_mark(merger.pending.pop(), segments[1:])
+        if merger.first_found:
+            trace.mark.definitions += self._shadowed_by_first(trace, segments)
+        trace.rule = rule
+        if rule is not None and rule != 'merge':
+            trace.rule_file = self._declaring(rule)
+        return trace
+
+    def _shadowed_by_first(self, trace: Any, segments: List[Any]) -> List[Tuple[Any, Any]]:
+        """The key as written in the files after the one first found (not interpolated: Hiera reads none)."""
+        definitions, after = [], False
+        for level, locations in self._resolved_levels():
+            for location in locations:
+                if (level.name, location.path) == trace.variants[0]:
+                    after = True
+                    continue
+                try:
+                    written = dig(self._file(location.path, level), segments, '') if after and location.exists \
+                        else _NOT_FOUND
+                except (HieraNotFound, HieraError):     # a file Hiera does not read may not parse
+                    written = _NOT_FOUND
+                if written is not _NOT_FOUND:
+                    definitions.append((trace.place(level.name, location.path, tuple(segments)), written))
+        return definitions
+
+    def _declaring(self, rule: Any) -> Optional[str]:
+        """The most specific data file whose lookup_options hold ``rule`` (the hash merge of lookup_options keeps
+        its entry)."""
+        for level, locations in self._resolved_levels():
+            for location in locations:
+                options = self._file(location.path, level).get(LOOKUP_OPTIONS) if location.exists else None
+                if isinstance(options, dict) and has_key(options, rule):
+                    return location.path
+        return None
 
     def undefined_levels(self) -> Dict[int, Tuple[str, ...]]:
         """The levels (by index in the hierarchy) whose paths name variables this node does not have, with those
@@ -247,7 +298,10 @@ class HieraLookup:
 
             def found(location: Location) -> Any:
                 last[0] = (level.name, location.path)
-                return self._found(location, level, root)
+                value = self._found(location, level, root)
+                if merger.traced:
+                    self._note_found(merger, value, level, location, root)
+                return value
 
             return self._nested(lambda: self._reduce(merger, locations, found))
 
@@ -286,6 +340,12 @@ class HieraLookup:
         finally:
             self.explain.depth -= 1
 
+    def _note_found(self, merger: Any, value: Any, level: HieraLevel, location: Location, root: Any) -> None:
+        """Provenance: the found value's mark, from the data as written (before interpolation)."""
+        from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera_provenance import mark_of
+        place = merger.trace.place(level.name, location.path, (root,))
+        merger.found(mark_of(value, self._file(location.path, level)[root], place))
+
     def _say_merge(self, merger: HieraMerger) -> None:
         shown = merger.describe()
         self.explain.say('Merge strategy %s' % (shown if isinstance(shown, str) else shown['strategy']))
@@ -306,12 +366,19 @@ class HieraLookup:
         exact, patterns = self._lookup_options()
         if root in exact and exact[root] is not None:
             return exact[root]
-        for pattern, entry in patterns:
+        for pattern, entry, _text in patterns:
             if pattern.search(str(root)):
                 return entry
         return None
 
-    def _lookup_options(self) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any]]]:
+    def _options_key(self, root: Any) -> Any:
+        """The lookup_options key _options_for took the root's entry from."""
+        exact, patterns = self._lookup_options()
+        if root in exact and exact[root] is not None:
+            return root
+        return next((text for pattern, _entry, text in patterns if pattern.search(str(root))), None)
+
+    def _lookup_options(self) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any, str]]]:
         if not self._options_read:
             self.explain.say('Searching for "%s"' % LOOKUP_OPTIONS)
             try:
@@ -466,17 +533,17 @@ def _located(error: MergeError, root: Any, where: Optional[Tuple[str, str]], pos
     return located
 
 
-def _compiled(options: Any) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any]]]:
-    """lookup_options split into exact keys and ``^`` patterns, patterns in their merged order."""
+def _compiled(options: Any) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any, str]]]:
+    """lookup_options split into exact keys and ``^`` patterns (with their text), patterns in their merged order."""
     if options is None:
         return {}, []
     if not isinstance(options, dict):
         raise HieraError('value of lookup_options must be a hash')
     exact: Dict[Any, Any] = {}
-    patterns: List[Tuple[Any, Any]] = []
+    patterns: List[Tuple[Any, Any, str]] = []
     for key, entry in options.items():
         if isinstance(key, str) and key.startswith('^'):
-            patterns.append((_ruby_regex(key), entry))
+            patterns.append((_ruby_regex(key), entry, key))
         else:
             exact[key] = entry
     return exact, patterns

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, Hashable, List
+from typing import Any, Callable, Hashable, List, Optional
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError
 
@@ -107,11 +107,14 @@ def _compare(left: Any, right: Any) -> int:
     raise MergeInputError('comparison of %s with %s failed' % (_ruby_class(left), _shown_in_comparison(right)))
 
 
-def ruby_sort(items: List[Any]) -> List[Any]:
-    """``sort!``: a sorted copy, or a MergeInputError naming the two values that do not compare."""
+def ruby_sort(items: List[Any], key: Optional[Callable[[Any], Any]] = None) -> List[Any]:
+    """``sort!``: a sorted copy, or a MergeInputError naming the two values that do not compare; ``key``: what of an
+    item is compared (provenance sorts values with their marks)."""
     if len(items) < 2:
         return list(items)
-    return sorted(items, key=functools.cmp_to_key(_compare))
+    if key is None:
+        return sorted(items, key=functools.cmp_to_key(_compare))
+    return sorted(items, key=functools.cmp_to_key(lambda left, right: _compare(key(left), key(right))))
 
 
 def _float_text(value: float) -> str:

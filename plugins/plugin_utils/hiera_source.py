@@ -65,6 +65,8 @@ class HieraSource:
         self._stats: Dict[str, Tuple[int, int]] = {}
         self._vaulted: Dict[str, bool] = {}
         """Data files read, by whether they are vaulted as a whole (their data is plain once loaded)."""
+        self._positions: Any = None
+        """Provenance: lines of keys in the data files (provenance_report.Positions), made on first use."""
 
     def begin_pass(self) -> None:
         """Forget the parsed files that changed since they were read (once per lookup call or inventory parse)."""
@@ -93,10 +95,56 @@ class HieraSource:
             isinstance(self.files.get(path), Mapping)
             and find(self.files[path].get(key), _interpolates, keys=True) is not None for path in files)
 
-    def engine(self, variables: Mapping, explain: bool = False) -> HieraLookup:
+    def engine(self, variables: Mapping, explain: bool = False, provenance: bool = False) -> HieraLookup:
+        """A host's Hiera engine; ``provenance``: each lookup also notes where each part of its answer is written
+        (``provenance_records``), at the cost of a traced merge."""
         node, facts = host_facts(variables)
         return HieraLookup(self.config, self.read, hiera_scope(node, facts), Explainer() if explain else None,
-                           files=self.files, position=key_position)
+                           files=self.files, position=key_position, provenance=provenance)
+
+    def positions(self) -> Any:
+        if self._positions is None:
+            from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import Positions
+            self._positions = Positions()
+        return self._positions
+
+    def locate(self, trace: Any, place: Any) -> Dict[str, Any]:
+        """A place of a lookup's trace as provenance_report's ``{file, line, column, level, level_path}``, relative to
+        the hiera.yaml's folder; data of a whole-file vaulted file is withheld (no line, no value)."""
+        level, path = trace.variants[place.layer]
+        shown = os.path.relpath(path, self.config.root)
+        located: Dict[str, Any] = {'file': shown}
+        if self._vaulted.get(path):
+            located['withheld'] = True
+        else:
+            located['line'], located['column'] = self.positions().position(path, place.path)
+        located.update(level=level, level_path=shown)
+        return located
+
+    def rule_of(self, trace: Any) -> Dict[str, Any]:
+        """``{rule, rule_at}``: the lookup_options key and its line in the data file that declares it, ``merge``
+        for the call's merge, None for Hiera's default ``first``."""
+        if trace.rule is None or trace.rule == 'merge':
+            return {'rule': trace.rule, 'rule_at': 'the lookup call (merge=)' if trace.rule else None}
+        line = self.positions().position(trace.rule_file, ('lookup_options', trace.rule))[0] \
+            if trace.rule_file else None
+        at = '%s:%d' % (os.path.relpath(trace.rule_file, self.config.root), line) if line else None
+        return {'rule': trace.rule, 'rule_at': at}
+
+
+def provenance_records(source: HieraSource, engine: HieraLookup, root: Optional[Tuple[Any, ...]] = None
+                       ) -> Dict[str, Any]:
+    """The provenance records (plugin_utils/provenance_report.py) of the engine's last lookup, made with
+    ``source.engine(..., provenance=True)``: path -> record, the looked-up key path first (``root``: the path the
+    records are named under, such as a host variable's name); empty when the lookup found nothing."""
+    from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import provenance_report
+    trace = engine.trace
+    if trace is None:
+        return {}
+    root = trace.segments if root is None else root
+    rule = source.rule_of(trace)
+    return provenance_report(trace.value, trace.provenance(root), partial(source.locate, trace),
+                             lambda path: dict(rule), root)
 
 
 def host_facts(variables: Mapping) -> Tuple[str, Dict[str, Any]]:
@@ -176,16 +224,17 @@ def whole_node(source: HieraSource, variables: Mapping, separator: str, provenan
                allowed: FrozenSet[str] = frozenset(), warn: Optional[Callable[[str], None]] = None,
                levels: Optional[Callable[[Dict[int, Tuple[str, ...]]], None]] = None) -> Dict[str, Any]:
     """Every key of the node's data looked up (its own lookup_options), as host variables: ``a::b`` keys are
-    named ``a<separator>b``; with ``provenance``, ``hier_sources`` maps each to the levels and files holding it.
+    named ``a<separator>b``; with ``provenance``, ``hier_sources`` maps each to the levels and files holding it, and
+    ``hier_provenance`` each path (``name/...``) to where it is written (``provenance_records``).
     A name data cannot set (host_vars.variable_problem, ``allowed`` as allow_reserved_keys) is left out with a
     warning. ``levels`` is given the levels whose paths name variables the node does not have, before any lookup."""
-    warn = warn or Display().warning
-    host = variables.get('inventory_hostname')
-    engine = source.engine(variables)
+    warn, host = warn or Display().warning, variables.get('inventory_hostname')
+    engine = source.engine(variables, provenance=provenance)
     if levels is not None:
         levels(engine.undefined_levels())
     host_vars: Dict[str, Any] = {}
     sources: Dict[str, Any] = {}
+    records: Dict[str, Any] = {}
     vaulted: List[str] = []
     for key in engine.data_keys():
         if not isinstance(key, str):
@@ -199,17 +248,31 @@ def whole_node(source: HieraSource, variables: Mapping, separator: str, provenan
         if refused_variable(name, value, partial(_places, holders, key), host, allowed, warn):
             continue
         host_vars[name] = value
+        secret = source.may_hold_decrypted(key, holders)
         if provenance:
-            sources[name] = holders
-        if source.may_hold_decrypted(key, holders):
+            _add_provenance(source, engine, name, holders, secret, sources, records)
+        if secret:
             vaulted.append(name)
     for warning in engine.warnings:
         warn('strata.hier.hier %s: %s' % (host, warning))
     if provenance:
-        host_vars['hier_sources'] = sources
+        host_vars.update(hier_sources=sources, hier_provenance=records)
     if vaulted:
         host_vars['hier_vaulted_keys'] = vaulted
     return host_vars
+
+
+def _add_provenance(source: HieraSource, engine: HieraLookup, name: str, holders: List[Dict[str, str]], secret: bool,
+                    sources: Dict[str, Any], records: Dict[str, Any]) -> None:
+    """A host variable's hier_sources and hier_provenance; for one that may hold data of a whole-file vaulted file
+    (hier_vaulted_keys), only its own record, withheld: its paths (map keys) and values may be that data in clear."""
+    sources[name] = holders
+    found = provenance_records(source, engine, (name,))
+    if secret:
+        own = {field: shown for field, shown in found.get(name, {}).items()
+               if field not in ('value', 'shadowed', 'removed')}
+        found = {name: dict(own, withheld=True)}
+    records.update(found)
 
 
 def level_position(source: HieraSource, index: int) -> str:

@@ -49,6 +49,8 @@ class HieraMerger:
 
     name = FIRST
     first_found = True
+    traced = False
+    """A TracedMerger (hiera_provenance.py) carries marks: the engine hands it each found value's."""
 
     def merge_single(self, value: Any) -> Any:
         return value
