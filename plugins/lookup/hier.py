@@ -186,7 +186,6 @@ from functools import partial
 
 from ansible.errors import AnsibleLookupError, AnsibleUndefinedVariable
 from ansible.module_utils.common.text.converters import to_native
-from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.lookup import LookupBase
 from ansible.utils.display import Display
 
@@ -297,12 +296,8 @@ class LookupModule(LookupBase):
         # Hiera's modules load only here: a forked worker of a play that reads no hiera.yaml never compiles them
         from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import fresh_hiera_source
         from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import level_position
-        from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import provenance_records
         source = fresh_hiera_source(config_path, self._loader)
-        try:
-            provenance = self.get_option('provenance')
-        except KeyError:    # an ansible-core or a DOCUMENTATION without the option
-            provenance = boolean(kwargs.get('provenance', False), strict=True)
+        provenance = self.get_option('provenance') or display.verbosity >= 3 or self._origin_tags()
         results = []
         for index, term in enumerate(terms):
             engine = source.engine(variables, explain=self.get_option('explain'), provenance=provenance)
@@ -315,21 +310,30 @@ class LookupModule(LookupBase):
                 value, found = None, False
             for warning in engine.warnings:
                 display.warning('strata.hier.hier %s: %s' % (term, warning))
-            if self.get_option('explain'):
-                results.append(not_templates(plain({'key': term, 'found': found, 'value': value,
-                                                    'explain': engine.explain.text()}, wrappers=1), 1))
-                continue
-            if not found and 'default' not in kwargs:
-                raise AnsibleLookupError('strata.hier.hier: %r was found on no level of %s (use explain=true to '
-                                         'see the levels read, or give a default)' % (term, config_path))
-            if provenance and found:
-                records = provenance_records(source, engine)
-                rule = engine.trace.rule if engine.trace else None
-                results.append(not_templates(plain({'key': term, 'value': value, 'rule': rule,
-                                                    'provenance': records}, wrappers=1), 1))
-                continue
-            results.append(self._answer_value(value) if found else self.get_option('default'))
+            results.append(self._hiera_answer(source, engine, term, value, found, kwargs, config_path))
         return results
+
+    def _hiera_answer(self, source, engine, term, value, found, kwargs, config_path):
+        """One term's answer from a Hiera engine: the value, or the explain or provenance report."""
+        from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import provenance_records
+        if self.get_option('explain'):
+            return not_templates(plain({'key': term, 'found': found, 'value': value, 'explain': engine.explain.text()},
+                                       wrappers=1), 1)
+        if not found and 'default' not in kwargs:
+            raise AnsibleLookupError('strata.hier.hier: %r was found on no level of %s (use explain=true to '
+                                     'see the levels read, or give a default)' % (term, config_path))
+        records = provenance_records(source, engine) if found and engine.trace else {}
+        self._say_origins(records)
+        if self.get_option('provenance'):
+            answer = {'key': term, 'value': value if found else self.get_option('default'),
+                      'rule': engine.trace.rule if engine.trace else None, 'provenance': records}
+            return not_templates(plain(answer, wrappers=1), 1)
+        if not found:
+            return self.get_option('default')
+        answer = self._answer_value(value)
+        if self._origin_tags() and records and not self.get_option('query'):
+            answer = origin_tagged(answer, records, os.path.dirname(config_path), term)
+        return answer
 
     def _config_path(self, direct, variables):
         """config=, else the first hier.yml, hiera.yaml or Datum.yml beside the playbook or an inventory source,
@@ -412,9 +416,13 @@ class LookupModule(LookupBase):
                 reason = {'not found': '', 'null (not found)': 'null'}.get(reason, reason)
             line = '  %-40s %-9s %s' % (level['level'], state, place or '')
             display.vvv(line.rstrip() + ('  (%s)' % reason if reason else ''))
-        if resolution.records:
+        self._say_origins(resolution.records)
+
+    def _say_origins(self, records):
+        """-vvv: one line per value with its file and line, then what it shadowed and what knockouts removed."""
+        if records and display.verbosity >= 3:
             from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import origin_lines
-            for line in origin_lines(resolution.records):
+            for line in origin_lines(records):
                 display.vvv('  ' + line)
 
 

@@ -43,7 +43,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigEr
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted, whole_file_vaulted
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import per_config_file
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import refused_variable
-from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import Positions, key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
 
 MAGIC_VARIABLES = ('hostvars', 'groups', 'group_names', 'omit', 'playbook_dir', 'play_hosts', 'role_names',
@@ -75,6 +75,8 @@ class HieraSource:
                 self.files.pop(path, None)
                 del self._stats[path]
                 self._vaulted.pop(path, None)
+        if self._positions is not None:
+            self._positions.begin_pass()
 
     def read(self, path: str, data_hash: str) -> Any:
         self._stats[path] = _stat(path)
@@ -102,9 +104,9 @@ class HieraSource:
         return HieraLookup(self.config, self.read, hiera_scope(node, facts), Explainer() if explain else None,
                            files=self.files, position=key_position, provenance=provenance)
 
-    def positions(self) -> Any:
+    def positions(self) -> Positions:
+        """The lines of keys in the data files, for provenance (each file composed once per change)."""
         if self._positions is None:
-            from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import Positions
             self._positions = Positions()
         return self._positions
 
@@ -117,7 +119,9 @@ class HieraSource:
         if self._vaulted.get(path):
             located['withheld'] = True
         else:
-            located['line'], located['column'] = self.positions().position(path, place.path)
+            located['line'], located['column'], end = self.positions().span(path, place.path)
+            if end and end > located['line']:
+                located['end_line'] = end       # a value written on several lines
         located.update(level=level, level_path=shown)
         return located
 

@@ -13,6 +13,8 @@ from ansible.utils.display import Display
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAGGING
 
+from ansible_collections.strata.hier.tests.unit.plugins.readme_project import write
+
 from .test_lookup_explain import lookup, readme    # noqa: F401  (readme is a fixture)
 
 
@@ -76,3 +78,21 @@ def test_origin_tags_change_nothing_before_2_19_and_with_a_query(readme, monkeyp
     monkeypatch.setenv('STRATA_HIER_ORIGIN_TAGS', 'true')
     assert lookup(readme / 'hier.yml', 'packages', query='[0]') == ['ntpsec']
     assert lookup(readme / 'hier.yml', 'packages') == [['ntpsec', 'postgresql', 'openssh-server']]
+
+
+def test_a_hiera_yaml_answers_provenance_through_the_lookup(tmp_path, monkeypatch):
+    from ansible_collections.strata.hier.tests.unit.plugins.plugin_utils.test_hiera_provenance import GOLDEN, HOST
+    write(tmp_path, GOLDEN)
+    answer, = lookup(tmp_path / 'hiera.yaml', 'ntp', provenance=True, variables=HOST)
+    assert (answer['key'], answer['value'], answer['rule']) == (
+        'ntp', {'makestep': '0.1 -1', 'servers': ['0.pool.ntp.org', '1.pool.ntp.org']}, 'ntp')
+    makestep = answer['provenance']['ntp/makestep']
+    assert (makestep['value'], makestep['file'], makestep['line']) == ('0.1 -1', 'data/nodes/db01.yaml', 10)
+    assert makestep['shadowed'] == [{'file': 'data/common.yaml', 'line': 7, 'value': '1.0 3'}]
+    missing, = lookup(tmp_path / 'hiera.yaml', 'missing', provenance=True, default=0, variables=HOST)
+    assert missing == {'key': 'missing', 'value': 0, 'rule': None, 'provenance': {}}
+    lines = []
+    monkeypatch.setattr(Display(), 'verbosity', 3)
+    monkeypatch.setattr(Display, 'vvv', lambda self, message, host=None: lines.append(message))
+    assert lookup(tmp_path / 'hiera.yaml', 'motd', variables=HOST) == ['welcome to db01']
+    assert "  motd = 'welcome to db01'  from data/nodes/db01.yaml:11 (level node)" in lines

@@ -72,14 +72,15 @@ NTP = _rule('ntp', COMMON + ':2')
 USERS = _rule('users', ROLE + ':2')
 EXPECTED = {
     'packages': {
-        'packages': dict(_where(NODE, 6, 1, 'node'), **PACKAGES, removed=[
-            {'file': ROLE, 'line': 4, 'value': 'chrony', 'marker': {'file': NODE, 'line': 7}}]),
+        'packages': dict(_where(NODE, 6, 1, 'node', end_line=8), **PACKAGES, removed=[
+            {'file': ROLE, 'line': 4, 'value': 'chrony', 'marker': {'file': NODE, 'line': 7}}],
+            merged=[{'file': ROLE, 'line': 4}, {'file': COMMON, 'line': 4}]),
         'packages/0': _item('openssh-server', COMMON, 5, 5, 'common', PACKAGES),
         'packages/1': _item('postgresql', ROLE, 4, 20, 'role', PACKAGES),
         'packages/2': _item('ntpsec', NODE, 8, 5, 'node', PACKAGES),
     },
     'ntp': {
-        'ntp': dict(_where(NODE, 9, 1, 'node'), **NTP),
+        'ntp': dict(_where(NODE, 9, 1, 'node', end_line=10), **NTP, merged=[{'file': COMMON, 'line': 6}]),
         'ntp/makestep': _item('0.1 -1', NODE, 10, 3, 'node', NTP,
                               shadowed=[{'file': COMMON, 'line': 7, 'value': '1.0 3'}]),
         'ntp/servers': dict(_where(COMMON, 8, 3, 'common'), **NTP),
@@ -87,7 +88,7 @@ EXPECTED = {
         'ntp/servers/1': _item('1.pool.ntp.org', COMMON, 8, 29, 'common', NTP),
     },
     'users': {
-        'users': dict(_where(ROLE, 5, 1, 'role'), **USERS),
+        'users': dict(_where(ROLE, 5, 1, 'role'), **USERS, merged=[{'file': COMMON, 'line': 9}]),
         'users/0': _item('alice', ROLE, 5, 9, 'role', USERS),
         'users/1': _item('bob', ROLE, 5, 16, 'role', USERS, shadowed=[{'file': COMMON, 'line': 9, 'value': 'bob'}]),
         'users/2': _item('carol', COMMON, 9, 14, 'common', USERS),
