@@ -403,8 +403,8 @@ class _Locator:
     def _layer(self, index: int) -> Tuple[Any, ...]:
         """(file or folder, the keys of the level and the key inside it, level, level path, withheld, a folder)."""
         report, file = self._read.reports[index], self._read.files[index]
-        prefix = () if file is None else tuple(self._hierarchy._handlers.keys_in_file(file, report['path'],
-                                                                                       self._segments))
+        keys_in_file = self._hierarchy._handlers.keys_in_file
+        prefix = () if file is None else tuple(keys_in_file(file, report['path'], self._segments))
         layer = self._layers[index] = (file, prefix, report['level'], report['path'], bool(report.get('vaulted')),
                                        file is not None and os.path.isdir(file))
         return layer

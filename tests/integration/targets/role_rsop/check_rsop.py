@@ -7,8 +7,9 @@
 OUTPUT holds one file per host of EXPECTED (``ansible-inventory --host --yaml`` of each host), whose data is the
 host's merged variables (the keys of its hier_sources, or the KEYs given), with hier_sources when PROVENANCE is
 ``true``, a ``# file:line`` comment on every top-level key when it is ``inline``, and a ``<host>.provenance.json``
-beside it holding the host's hier_provenance when it is ``sidecar``, top-level keys sorted, vault values as ``!vault`` blocks with the inventory's ciphertext and the keys of
-hier_vaulted_keys (data of whole-file vaulted files) withheld. VAULTED_FILES=yes in the environment: some host
+beside it holding the host's hier_provenance when it is ``sidecar``, top-level keys sorted, vault values as
+``!vault`` blocks with the inventory's ciphertext and the keys of hier_vaulted_keys (data of whole-file vaulted
+files) withheld. VAULTED_FILES=yes in the environment: some host
 must have such keys; no: none.
 """
 

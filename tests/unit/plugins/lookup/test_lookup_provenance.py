@@ -15,7 +15,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAG
 
 from ansible_collections.strata.hier.tests.unit.plugins.readme_project import write
 
-from .test_lookup_explain import lookup, readme    # noqa: F401  (readme is a fixture)
+from .test_lookup_explain import lookup, readme    # noqa: F401  pylint: disable=unused-import
 
 
 def test_provenance_returns_key_value_rule_and_a_record_per_path(readme):

@@ -180,23 +180,24 @@ def test_secrets_compare_by_keyed_hash_with_the_password_and_by_ciphertext_witho
     dev = example / 'data' / 'Environments' / 'Dev.yml'
     text = dev.read_text()
     old = text[text.index('AdminPassword'):]
-    again = vault.encrypt(ADMIN_PASSWORD).decode()
-    dev.write_text(text.replace(old, 'AdminPassword: !vault |\n' + ''.join('  %s\n' % line
-                                                                             for line in again.splitlines())))
+    dev.write_text(text.replace(old, _vault_key('AdminPassword', vault.encrypt(ADMIN_PASSWORD).decode())))
     assert changes_of(rsop_diff(str(example), 'HEAD', loader=vault_loader())) == {}     # re-encrypted, unchanged
     without = rsop_diff(str(example), 'HEAD', loader=DataLoader())
     assert {change[:4] for host in without['groups'] for change in changes_of(without)[host['hosts'][0]]} == {
         ('AdminPassword', 'changed', '(secret)', '(secret)')}
-    changed = vault.encrypt('N3w-S3cret!').decode()
-    dev.write_text(text.replace(old, 'AdminPassword: !vault |\n' + ''.join('  %s\n' % line
-                                                                             for line in changed.splitlines())))
+    dev.write_text(text.replace(old, _vault_key('AdminPassword', vault.encrypt('N3w-S3cret!').decode())))
     report = rsop_diff(str(example), 'HEAD', loader=vault_loader())
     first = report['groups'][0]['changes'][0]
-    assert (first['path'], first['op'], first['from'], first['to']) == ('AdminPassword', 'changed', '(secret)',
-                                                                         '(secret)')
+    assert (first['path'], first['op'], first['from'], first['to']) == (
+        'AdminPassword', 'changed', '(secret)', '(secret)')
     assert first['cause'][0]['file'] == 'data/Environments/Dev.yml'
     for shown in (json.dumps(report), markdown(report), json.dumps(without), markdown(without)):
         assert ADMIN_PASSWORD not in shown and 'N3w-S3cret!' not in shown
+
+
+def _vault_key(key, ciphertext):
+    """``key: !vault |`` and the ciphertext's lines."""
+    return '%s: !vault |\n%s' % (key, ''.join('  %s\n' % line for line in ciphertext.splitlines()))
 
 
 def test_whole_file_vaulted_data_is_withheld(example):
@@ -228,7 +229,7 @@ def test_every_change_of_seeded_random_edits_has_a_cause(example):
         for path in rng.sample(files, 2):
             _random_edit(rng, path)
         report = rsop_diff(str(example), 'HEAD', loader=loader)
-        diff = subprocess.run(['git', '-C', str(example), 'diff'], capture_output=True, text=True).stdout
+        diff = subprocess.run(['git', '-C', str(example), 'diff'], capture_output=True, text=True, check=True).stdout
         assert report['summary']['errors'] == 0, report['errors']
         for group in report['groups']:
             for change in group['changes']:
@@ -250,8 +251,9 @@ def _random_edit(rng, path):
         del lines[index]
     else:
         indent = re.match(r'^(\s*)', lines[index]).group(1)
-        lines.insert(index + 1, '%sAdded%d: %d' % (indent if not lines[index].lstrip().startswith('- ')
-                                                  else indent + '  ', rng.randrange(100), rng.randrange(100)))
+        if lines[index].lstrip().startswith('- '):
+            indent += '  '
+        lines.insert(index + 1, '%sAdded%d: %d' % (indent, rng.randrange(100), rng.randrange(100)))
     with open(path, 'w') as stream:
         stream.write('\n'.join(lines) + '\n')
 
