@@ -126,11 +126,12 @@ assert report['summary'] == {'hosts_total': 2, 'hosts_changed': 1, 'values_chang
                              'shadowed_edits': 1, 'dead_edits': 0, 'hosts_recomputed': 2}, report['summary']
 group, = report['groups']
 assert group['hosts'] == ['web01']
+# the README's data files start with a comment naming the file: its data lines are one further down than in docs
 assert [(change['path'], change['op'], change['from'], change['to'], change['cause'][0]) for change in group['changes']] == [
     ('packages/1', 'added', None, 'curl', {'file': 'data/roles/web.yml', 'line': 1, 'ref': 'work tree'}),
-    ('ntp/makestep', 'changed', '1.0 3', '2.0 5', {'file': 'data/common.yml', 'line': 4, 'ref': 'work tree'})]
-assert report['shadowed_edits'] == [{'file': 'data/common.yml', 'line': 4, 'ref': 'work tree', 'path': 'ntp/makestep',
-                                     'no_effect_on': {'db01': 'data/roles/db.yml:3'}}]
+    ('ntp/makestep', 'changed', '1.0 3', '2.0 5', {'file': 'data/common.yml', 'line': 5, 'ref': 'work tree'})]
+assert report['shadowed_edits'] == [{'file': 'data/common.yml', 'line': 5, 'ref': 'work tree', 'path': 'ntp/makestep',
+                                     'no_effect_on': {'db01': 'data/roles/db.yml:4'}}]
 PY
 grep -qF '**1 of 2 hosts change** (2 values)' "$project/diff/rsop-diff.md"
 if grep -q '\[WARNING\]' "$work/diff.txt"; then echo "rsop_diff warned"; exit 1; fi
