@@ -27,7 +27,9 @@ nitpicky = True
 ANSIBLE_DOCS = 'https://docs.ansible.com/projects/ansible/latest/'
 BUILTIN_LABEL = 'ansible_collections.ansible.builtin.'
 CONFIG_PAGE = 'reference_appendices/config.html'
-ANSIBLE_PAGES = {'ansible_configuration_settings': CONFIG_PAGE, 'callback_plugins': 'plugins/callback.html'}
+ANSIBLE_PAGES = {'ansible_configuration_settings': CONFIG_PAGE, 'callback_plugins': 'plugins/callback.html',
+                 'action_plugins': 'plugins/action.html',
+                 'common_return_values': 'reference_appendices/common_return_values.html'}
 """Labels of Ansible's docs the plugin pages refer to, and their pages."""
 
 
