@@ -14,10 +14,9 @@ from ansible.parsing.vault import VaultLib, VaultSecret
 from ansible.plugins.loader import lookup_loader
 from ansible.template import Templar
 
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAGGING
 from ansible_collections.strata.hier.tests.unit.plugins.readme_project import DB01, README_FILES, write
+from ansible_collections.strata.hier.tests.unit.plugins.vault_context import secrets_context
 
-# README.md, "A first project": hier.yml and the data files, as written there
 SECRET = [('default', VaultSecret(b'unit-test'))]
 NTP_SERVERS_MOST_SPECIFIC = {
     'path': 'ntp/servers', 'type': 'base-type array', 'strategy': 'MostSpecific', 'rule': 'default_lookup_options',
@@ -97,13 +96,8 @@ def test_a_lookup_without_explain_returns_the_value(readme):
 
 @pytest.fixture
 def vault_context():
-    """ansible-core 2.19 decrypts a vault value only within a vault secrets context, as a play has."""
-    if DATA_TAGGING:
-        from ansible.parsing.vault import VaultSecretsContext
-        VaultSecretsContext.initialize(VaultSecretsContext(SECRET))
-    yield
-    if DATA_TAGGING:
-        VaultSecretsContext._current = None     # pylint: disable=protected-access
+    with secrets_context(SECRET):
+        yield
 
 
 def test_a_vault_key_is_shown_by_its_type(tmp_path, vault_context):

@@ -21,9 +21,9 @@ from ansible.parsing.vault import VaultSecret
 from ansible_collections.strata.hier.plugins.module_utils.identity import shown_path
 from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
 from ansible_collections.strata.hier.plugins.plugin_utils import hierarchy as hierarchy_module
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import DATA_TAGGING
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
 from ansible_collections.strata.hier.tests.unit.plugins.readme_project import README_FILES, write
+from ansible_collections.strata.hier.tests.unit.plugins.vault_context import secrets_context
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.remerge import check_remerge, paths_of, same
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'examples', 'hierarchy')
@@ -74,13 +74,8 @@ def lookups(hierarchy):
 
 @pytest.fixture
 def vault_context():
-    """The examples' vault password; ansible-core 2.19 decrypts only within a vault secrets context, as a play."""
-    if DATA_TAGGING:
-        from ansible.parsing.vault import VaultSecretsContext
-        VaultSecretsContext.initialize(VaultSecretsContext(SECRET))
-    yield
-    if DATA_TAGGING:
-        VaultSecretsContext._current = None     # pylint: disable=protected-access
+    with secrets_context(SECRET):
+        yield
 
 
 @pytest.mark.parametrize('config', CONFIGS)
