@@ -18,7 +18,7 @@ ARGUMENT_SPEC = {
     'source': {'type': 'str'},
     'repo': {'type': 'path'},
     'out': {'type': 'path', 'default': 'rsop-diff'},
-    'fail_if': {'type': 'list', 'elements': 'str', 'default': [],
+    'fail_if': {'type': 'list', 'elements': 'str', 'default': ['errors'],
                 'choices': ['hosts_changed', 'values_changed', 'errors', 'shadowed_edits', 'dead_edits']},
 }
 

@@ -50,10 +50,12 @@ options:
   fail_if:
     description:
       - Summary counts that fail the task when above 0 (the report is written first).
+      - By default a host whose data could not be merged at a ref fails the task (its changes would be missing from
+        the report); V([]) reports such errors without failing.
     type: list
     elements: str
     choices: [hosts_changed, values_changed, errors, shadowed_edits, dead_edits]
-    default: []
+    default: [errors]
 notes:
   - Needs C(git) on the controller. Before ansible-core 2.19 no action plugin option is checked against its
     documentation by Ansible; this one checks its own.

@@ -82,11 +82,13 @@ def materialise(repo: str, commit: str, into: str) -> str:
         raise GitError('strata.hier rsop diff: git archive %s: %s' % (commit, done.stderr.decode('utf-8', 'replace')))
     tree = os.path.join(into, 'tree')
     with tarfile.open(archive) as tar:
-        members = [member for member in tar.getmembers() if member.isfile() or member.isdir()]
-        for member in members:
+        for member in tar.getmembers():
             if member.name.startswith('/') or '..' in member.name.split('/'):
                 raise GitError('strata.hier rsop diff: %s holds the path %r' % (commit, member.name))
-        tar.extractall(tree, members=members)     # checked above: regular files and folders inside the tree
+        try:    # links too (the store follows those that stay inside its folder), none leading out of the tree
+            tar.extractall(tree, filter='data')
+        except (tarfile.FilterError, OSError) as exc:
+            raise GitError('strata.hier rsop diff: %s: %s' % (commit, exc)) from exc
     os.unlink(archive)
     return tree
 

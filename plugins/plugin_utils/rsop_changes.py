@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.identity import freeze
+from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import item_tuple
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, vault_ciphertext
 
 SECRET = '(secret)'
@@ -97,14 +98,16 @@ class Comparison:
         for index, identity in enumerate(old):
             unmatched.setdefault(identity, []).append(index)
         matched: List[Tuple[int, int]] = []
+        taken: Dict[Any, int] = {}      # per identity, how many of its base items are matched
         for index, identity in enumerate(new):
-            spare = unmatched.get(identity)
-            if spare:
-                matched.append((spare.pop(0), index))
+            spare = unmatched.get(identity, ())
+            if taken.get(identity, 0) < len(spare):
+                matched.append((spare[taken.get(identity, 0)], index))
+                taken[identity] = taken.get(identity, 0) + 1
             else:
                 self._note(path + (index,), base_path, 'added', None, after[index])
-        for indexes in unmatched.values():
-            for index in indexes:
+        for identity, indexes in unmatched.items():
+            for index in indexes[taken.get(identity, 0):]:
                 self._note(path, base_path + (index,), 'removed', before[index], None)
         if [base for base, _head in matched] != sorted(base for base, _head in matched):
             self._note(path, base_path, 'reordered', before, after)
@@ -112,9 +115,9 @@ class Comparison:
             self._value(path + (head,), base_path + (base,), before[base], after[head])
 
     def _identity(self, item: Any, keys: Sequence[str]) -> Any:
-        if isinstance(item, Mapping) and keys and any(key in item for key in keys):
-            return ('tuple',) + tuple(self._form(item.get(key)) for key in keys)
-        return self._form(item)
+        """A hash-array item by its tuple keys, as the merge matches it (item_tuple), other items by value."""
+        identity = item_tuple(item, keys, self._form) if isinstance(item, Mapping) and keys else None
+        return ('tuple', identity) if identity is not None else self._form(item)
 
     def _form(self, value: Any) -> Any:
         """A comparable stand-in: vault values by Secrets.token, containers frozen."""

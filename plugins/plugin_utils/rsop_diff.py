@@ -187,10 +187,11 @@ class _Reach:
         datadirs = {base.datadir, head.datadir}
         self._stems: Set[str] = set()
         self._everything = config in changes.files or len(datadirs) > 1
+        self._fold = base.hierarchy.config.case_insensitive_keys or head.hierarchy.config.case_insensitive_keys
         for path in changes.files:
             inside = _inside(path, base.datadir)
             if inside is not None:
-                self._stems.add(_stem(inside))
+                self._stems.add(self._folded(_stem(inside)))
         if changes.files - {config} and 'datum' in (base.hierarchy.config.dialect, head.hierarchy.config.dialect):
             self._everything = True     # a Datum handler may read any file of the store, mounted folders too
         self._node_files = set(changes.files)
@@ -204,9 +205,13 @@ class _Reach:
             if side.hosts[name][1].node_file in self._node_files:
                 return True
             for level in side.level_paths(name):
-                if any(_related(stem, level) for stem in self._stems):
+                if any(_related(stem, self._folded(level)) for stem in self._stems):
                     return True
         return False
+
+    def _folded(self, path: str) -> str:
+        """A store with case-insensitive keys finds files whatever their case: so does the reach."""
+        return path.casefold() if self._fold else path
 
 
 def _inside(path: str, folder: str) -> Optional[str]:
@@ -242,7 +247,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument('--source', default=None, help='hier.yml, Datum.yml or a *.hier.yml inventory source')
     parser.add_argument('--out', default='rsop-diff', help='folder for rsop-diff.json and rsop-diff.md')
     parser.add_argument('--vault-password-file', default=None)
-    parser.add_argument('--fail-if', default='', help='comma-separated summary counts that fail the job when above 0')
+    parser.add_argument('--fail-if', default='errors',
+                        help='comma-separated summary counts that fail the job when above 0 (default: errors; "" for none)')
     options = parser.parse_args(argv)
     loader = DataLoader()
     if options.vault_password_file:

@@ -27,11 +27,19 @@ Line = Tuple[str, int, str]
 class HostDiff:
     """One host's diff: its data at each ref (None: not a host there) and the changes."""
 
-    __slots__ = ('name', 'before', 'after', 'changes')
+    __slots__ = ('name', 'before', 'after', 'changes', '_indexes')
 
     def __init__(self, name: str, before: Any, after: Any) -> None:
         self.name, self.before, self.after = name, before, after
         self.changes: List[Any] = []
+        self._indexes: Optional[Tuple[RecordIndex, RecordIndex]] = None
+
+    @property
+    def indexes(self) -> Tuple['RecordIndex', 'RecordIndex']:
+        """The records of each side indexed (once, for all the host's changes)."""
+        if self._indexes is None:
+            self._indexes = (RecordIndex(self.before.records), RecordIndex(self.after.records))
+        return self._indexes
 
 
 class _Context:
@@ -68,19 +76,48 @@ class _Context:
         return texts[number - 1] if 0 < number <= len(texts) else None
 
 
-def _record_lines(records: Dict[str, Any], path: str) -> Iterator[Tuple[str, Optional[int], str]]:
+class RecordIndex:
+    """A host's records (path -> record, in the order of the value: a path's descendants follow it), so that the
+    records at and below a path are found without reading all of them."""
+
+    def __init__(self, records: Dict[str, Any]) -> None:
+        self.records = records
+        self._paths = list(records)
+        self._position = {path: index for index, path in enumerate(self._paths)}
+
+    def at_and_below(self, path: str) -> Iterator[Dict[str, Any]]:
+        start = self._position.get(path)
+        if not path:
+            yield from self.records.values()
+            return
+        if start is None:       # a path no record names (a list a removed item was in): its descendants anywhere
+            yield from (record for key, record in self.records.items() if key.startswith(path + '/'))
+            return
+        for key in self._paths[start:]:
+            if key != path and not key.startswith(path + '/'):
+                break
+            yield self.records[key]
+
+    def above(self, path: str) -> Iterator[Tuple[str, Dict[str, Any]]]:
+        parts = path.split('/')
+        for size in range(len(parts) - 1, 0, -1):
+            key = '/'.join(parts[:size])
+            if key in self.records:
+                yield key, self.records[key]
+
+
+def _record_lines(index: RecordIndex, path: str) -> Iterator[Tuple[str, Optional[int], str]]:
     """(file, line, how) of the records at and below ``path``, and of the knockouts and item identities of the paths
     above it."""
-    for record_path, record in records.items():
-        if record_path == path or record_path.startswith(path + '/') or not path:
-            yield from _own_lines(record)
-        elif path.startswith(record_path + '/'):
-            for removed in record.get('removed', ()):
-                yield removed['marker'].get('file'), removed['marker'].get('line'), 'marker'
-            if record_path.rpartition('/')[2].isdigit():   # a list item holding the path: what identifies it
-                yield record.get('file'), record.get('line'), 'item'
-                for merged in record.get('merged', ()):
-                    yield merged.get('file'), merged.get('line'), 'item'
+    for record in index.at_and_below(path):
+        yield from _own_lines(record)
+    for record_path, record in index.above(path):
+        for removed in record.get('removed', ()):
+            yield removed['marker'].get('file'), removed['marker'].get('line'), 'marker'
+        if record_path.rpartition('/')[2].isdigit():   # a list item holding the path: what identifies it
+            yield record.get('file'), record.get('line'), 'item'
+            for merged in record.get('merged', ()):
+                yield merged.get('file'), merged.get('line'), 'item'
 
 
 def _own_lines(record: Dict[str, Any]) -> Iterator[Tuple[str, Optional[int], str]]:
@@ -100,8 +137,8 @@ def causes_of(change: Any, diff: HostDiff, context: _Context) -> List[Dict[str, 
     """The changed lines behind a change (module docstring), else its named causes."""
     found: List[Dict[str, Any]] = []
     seen: Set[Line] = set()
-    for side, host, path in (('head', diff.after, change.path), ('base', diff.before, change.base_path)):
-        for file, line, how in _record_lines(host.records, path):
+    for side, index, path in (('head', diff.indexes[1], change.path), ('base', diff.indexes[0], change.base_path)):
+        for file, line, how in _record_lines(index, path):
             if how == 'withheld' and file and context.in_repo(file) in context.lines[side]:
                 cause = {'cause': 'whole-file vaulted file changed', 'file': context.in_repo(file)}
                 if cause not in found:

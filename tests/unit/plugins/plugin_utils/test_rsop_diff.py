@@ -298,3 +298,46 @@ def test_hosts_are_merged_only_when_a_changed_file_reaches_them(example, monkeyp
     edit(example / 'data' / 'Roles' / 'FileServer.yml', 'Ensure: Present', 'Ensure: Absent')
     rsop_diff(str(example), 'HEAD', loader=vault_loader())
     assert sorted(set(merged)) == ['DSCFile01', 'DSCFile02']
+
+
+def test_a_case_insensitive_store_reaches_the_host_of_a_file_written_in_another_case(tmp_path):
+    repo = repository(tmp_path / 'repo', {
+        'hier.yml': 'datadir: data\nhierarchy: ["nodes/%{NodeName}", "roles/%{Role}"]\nnodes: "nodes/*"\n'
+                    'case_insensitive_keys: true\n',
+        'data/nodes/n1.yml': 'NodeName: n1\nRole: WEB\n',
+        'data/roles/web.yml': 'port: 80\n'})
+    edit(repo / 'data' / 'roles' / 'web.yml', '80', '8080')
+    report = rsop_diff(str(repo), 'HEAD')
+    line = [('data/roles/web.yml', 1), ('data/roles/web.yml', 1)]      # the line at each ref
+    assert changes_of(report) == {'n1': [('port', 'changed', 80, 8080, line)]}
+
+
+def test_a_linked_data_file_is_read_at_the_base_ref_too(tmp_path):
+    repo = repository(tmp_path / 'repo', README_FILES)
+    os.rename(str(repo / 'data' / 'roles' / 'db.yml'), str(repo / 'data' / 'db-role.yml'))
+    os.symlink(os.path.join('..', 'db-role.yml'), str(repo / 'data' / 'roles' / 'db.yml'))
+    git(repo, 'add', '-A')
+    git(repo, 'commit', '-qm', 'the db role linked')
+    edit(repo / 'data' / 'nodes' / 'db01.yml', 'Role: db', 'Role: db  # the database node')
+    report = rsop_diff(str(repo), 'HEAD')
+    assert report['summary']['hosts_recomputed'] == 1 and report['summary']['errors'] == 0
+    assert report['groups'] == []
+
+
+def test_a_host_that_cannot_be_merged_fails_the_command_line_by_default(readme, monkeypatch):
+    write(readme, {'data/roles/web.yml': 'packages: [nginx\n'})
+    monkeypatch.chdir(str(readme))
+    assert main(['--base', 'HEAD', '--out', 'out']) == 1
+    report = json.loads((readme / 'out' / 'rsop-diff.json').read_text())
+    assert [error['host'] for error in report['errors']] == ['web01']
+    assert main(['--base', 'HEAD', '--out', 'out', '--fail-if', '']) == 0
+
+
+def test_duplicate_items_are_matched_one_by_one(tmp_path):
+    repo = repository(tmp_path / 'repo', {
+        'hier.yml': 'datadir: data\nhierarchy: ["nodes/%{NodeName}"]\nnodes: "nodes/*"\n',
+        'data/nodes/n1.yml': 'NodeName: n1\nxs: [a, a, b]\n'})
+    edit(repo / 'data' / 'nodes' / 'n1.yml', '[a, a, b]', '[a, b, a, a]')
+    line = [('data/nodes/n1.yml', 2), ('data/nodes/n1.yml', 2)]      # the line at each ref
+    assert changes_of(rsop_diff(str(repo), 'HEAD')) == {
+        'n1': [('xs/3', 'added', None, 'a', line), ('xs', 'reordered', ['a', 'a', 'b'], ['a', 'b', 'a', 'a'], line)]}
