@@ -185,6 +185,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigEr
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import (
     hierarchy_config_path, is_hiera_config_file, resolve_option_path,
 )
+from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import enforce
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import (
@@ -387,7 +388,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def _merge_nodes(self, hierarchy):
         """Host name -> merged variables (and provenance), for every node file with a usable, unique name; and the
         warnings about levels that undefined variables left without data for every node."""
-        hosts = {}
+        hosts, findings = {}, []
         levels = UndefinedLevels()
         for name, (node_file, data) in named_nodes(hierarchy.nodes(), self._refuse_node).items():
             variables = dict(data) if isinstance(data, Mapping) else {}
@@ -400,7 +401,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 self._refuse_node('%s: %s' % (node_file, exc))
                 continue
             levels.add(expansions.unfilled)
-            hosts[name] = self._host_vars(hierarchy, variables, expansions)
+            hosts[name] = self._host_vars(hierarchy, variables, expansions, findings)
+        enforce(findings, self.display.warning, HierarchyError)      # every host's violations in one error
         return hosts, levels.warnings(hierarchy.level_position, 'the level is skipped',
                                       strict_hint(hierarchy.config, inventory=True))
 
@@ -409,9 +411,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             raise AnsibleParserError('strata.hier.hier: %s' % problem)
         self.display.warning('strata.hier.hier: %s; the node is skipped (strict: true makes this an error)' % problem)
 
-    def _host_vars(self, hierarchy, variables, expansions):
+    def _host_vars(self, hierarchy, variables, expansions, findings):
         return merged_host_vars(hierarchy, variables, expansions, self.display.warning, self.get_option('provenance'),
-                                allowed=self._allowed)
+                                allowed=self._allowed, findings=findings)
 
     def _populate(self, hosts):
         strict = self.get_option('strict')

@@ -192,6 +192,7 @@ from ansible.utils.display import Display
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraNotFound, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     DATA_TAGGING, CompleteMessage, decrypted, is_vault_value, not_templates, origin_tagged, plain, plain_scalar,
     trust_as_template,
@@ -241,6 +242,11 @@ class LookupModule(LookupBase):
         if display.verbosity >= 1:
             _say_undefined(variables.get('inventory_hostname'), expansions.undefined, hierarchy.level_position,
                            'the level is skipped')
+        if hierarchy.config.constraints:       # checked on the keys the lookup reads (constraint_check.py)
+            from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import check_node, enforce
+            keys = None if self.get_option('whole_node') else [split_path(term)[0] for term in terms if split_path(term)]
+            enforce(check_node(hierarchy, expansions, variables.get('inventory_hostname'), keys), display.warning,
+                    HierarchyError)
         if self.get_option('whole_node'):
             return [self._whole_node(hierarchy, variables, expansions)]
         return [self._term(hierarchy, term, variables, expansions, kwargs, config_path) for term in terms]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 from ansible.errors import AnsibleError
 
@@ -23,7 +23,10 @@ from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size, find
 
 HIER_KEYS = ('datadir', 'hierarchy', 'nodes', 'default_lookup_options', 'lookup_options', 'case_insensitive_keys',
-             'strict_levels')
+             'strict_levels', 'constraints')
+
+if TYPE_CHECKING:     # loaded only by a configuration that has constraints
+    from ansible_collections.strata.hier.plugins.module_utils.constraints import Constraints
 
 RULES_LIMIT = 100000
 """Most values lookup_options may hold written out in full (YAML aliases repeated)."""
@@ -52,6 +55,8 @@ class HierarchyConfig(Record):
     """The key holding the levels, as the file spells it: where a message about a level points."""
     written_levels: Tuple[str, ...] = ()
     """The levels as the file writes them, when they are read otherwise (Datum's ``$($Node.X)``); empty: ``levels``."""
+    constraints: Optional['Constraints'] = None
+    """hier.yml's ``constraints`` (Datum.yml's ``Constraints``): None when there are none, which costs nothing."""
 
 
 def level_position(config: HierarchyConfig, index: int) -> str:
@@ -95,7 +100,8 @@ def _from_hier(path: str, data: Mapping) -> HierarchyConfig:
     return HierarchyConfig(path=path, datadir=_relative_to(path, datadir), levels=_hier_levels(path, levels),
                            rules=read_rules(path, data, case_insensitive), nodes=nodes,
                            case_insensitive_keys=case_insensitive,
-                           strict_levels=flag(path, data, 'strict_levels', False))
+                           strict_levels=flag(path, data, 'strict_levels', False),
+                           constraints=read_constraints(path, data, 'constraints', case_insensitive))
 
 
 def flag(path: str, data: Mapping, key: str, default: bool) -> bool:
@@ -162,3 +168,23 @@ def read_rules(path: str, data: Mapping, case_insensitive: bool) -> MergeRules:
         rule_key = next((key for key in (data.get('lookup_options') or {}) if repr(str(key)) in str(exc)), None)
         keys = ['lookup_options', rule_key] if rule_key else ['default_lookup_options']
         raise ConfigError('%s: %s' % (key_position(path, keys), exc)) from exc
+
+
+def read_constraints(path: str, data: Mapping, key: str, case_insensitive: bool) -> Optional['Constraints']:
+    """The configuration's constraints (docs/constraints.md), checked as its rules are; None without any."""
+    spec = data.get(key)
+    if spec is None:
+        return None
+    from ansible_collections.strata.hier.plugins.module_utils.constraints import Constraints
+    try:
+        expanded_size(spec, RULES_LIMIT)
+    except MergeError as exc:
+        raise ConfigError('%s: %s: %s' % (key_position(path, [key]), key, exc)) from exc
+    if find(spec, is_vault_value) is not None:
+        raise ConfigError('%s: %s holds a vault value; constraints are not secret' % (key_position(path, [key]), key))
+    try:
+        return Constraints(spec, lambda name: '%s: %s %r' % (key_position(path, [key, name]), key, name),
+                           case_insensitive) or None
+    except MergeError as exc:
+        raise ConfigError(str(exc) if isinstance(spec, Mapping) else '%s: %s' % (key_position(path, [key]), exc)) \
+            from exc

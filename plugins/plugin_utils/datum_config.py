@@ -22,16 +22,18 @@ from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.levels import check_level
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
-from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError, HierarchyConfig, flag, read_rules
+from ansible_collections.strata.hier.plugins.plugin_utils.config import (
+    ConfigError, HierarchyConfig, flag, read_constraints, read_rules,
+)
 from ansible_collections.strata.hier.plugins.plugin_utils.datum_handlers import datum_levels
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
 
 # The keys Datum reads (DatumHandlers, DscLocalConfigurationManagerKeyName, default_json_depth: read and ignored),
-# and StrictLevels, strata.hier's own (Datum ignores keys it does not know).
+# and StrictLevels and Constraints, strata.hier's own (Datum ignores keys it does not know).
 DATUM_KEYS = ('ResolutionPrecedence', 'DatumStructure', 'default_lookup_options', 'lookup_options',
               'DatumHandlers', 'DatumHandlersThrowOnError', 'DscLocalConfigurationManagerKeyName',
-              'default_json_depth', 'StrictLevels')
+              'default_json_depth', 'StrictLevels', 'Constraints')
 
 
 def datum_config(path: str, data: Mapping) -> HierarchyConfig:
@@ -50,7 +52,8 @@ def datum_config(path: str, data: Mapping) -> HierarchyConfig:
                            mounts=_datum_stores(path, data.get('DatumStructure')), dialect='datum',
                            handlers_throw=throw, strict_levels=_flag(path, data, written, 'StrictLevels', False),
                            levels_key=written['resolutionprecedence'],
-                           written_levels=tuple(str(level) for level in levels))
+                           written_levels=tuple(str(level) for level in levels),
+                           constraints=read_constraints(path, data, 'Constraints', True))
 
 
 def _as_datum_reads(path: str, data: Dict[str, Any]) -> Dict[str, Any]:

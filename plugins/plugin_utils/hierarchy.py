@@ -204,6 +204,53 @@ class Hierarchy:
                 places.append('%s:%d' % (report['file'], line) if line else report['file'])
         return places
 
+    def path_levels(self, expansions: Sequence[Expansion], segments: Tuple[str, ...]) -> List['PathLevel']:
+        """What each level writes at a key path, most specific first, through knockouts (constraint_check.py)."""
+        prefix = self.config.rules.resolve(segments)[0].knockout_prefix
+        read = self._read_levels(expansions, segments, prefix, through_knockouts=True)
+        levels = []
+        for expansion, report, value, file in zip(expansions, read.reports, read.values, read.files):
+            knocks = report.get('knocks') or self._knocked_above(expansion, segments)
+            file = file or knocks
+            keys: List[Any] = []
+            if file is not None:
+                keys = list(self._handlers.keys_in_file(file, report['path'], segments))
+                if knocks and keys:
+                    keys[-1] = (prefix or '') + str(keys[-1])
+            levels.append(PathLevel(expansion.level, file, self.shown_file(file) if file else None, keys,
+                                    None if knocks else value, bool(knocks), bool(report.get('vaulted')), prefix))
+        return levels
+
+    def _knocked_above(self, expansion: Expansion, segments: Tuple[str, ...]) -> Optional[str]:
+        """The file of a level that knocks out a map holding the key path (``--ntp`` for ``ntp/makestep``)."""
+        if expansion.path is None:
+            return None
+        for depth in range(1, len(segments)):
+            above = segments[:depth]
+            found = self._store.get(expansion.path, above, self.config.rules.resolve(above)[0].knockout_prefix)
+            if found.knocked_out:
+                return found.file
+        return None
+
+    def data_paths(self, expansions: Sequence[Expansion], keys: Optional[Any], limit: int) -> List[Tuple[Any, ...]]:
+        """Every key path of the maps under the levels' top-level keys (those in ``keys``, folded; None: all)."""
+        from ansible_collections.strata.hier.plugins.plugin_utils.walk import map_paths
+        fold, paths = self.config.rules.fold, {}
+        for expansion in expansions:
+            document = self._store.get(expansion.path).value if expansion.path is not None else None
+            if isinstance(document, Mapping):
+                for key, value in document.items():
+                    if isinstance(key, str) and (keys is None or fold(key) in keys):
+                        for path in map_paths(value, (key,), limit):
+                            paths.setdefault(tuple(fold(part) for part in path), path)
+        return list(paths.values())
+
+    def constraint_position(self, name: str) -> Dict[str, Any]:
+        """Where the configuration declares a constraint: ``{file, line}``, the file relative to its own folder."""
+        key = 'Constraints' if self.config.dialect == 'datum' else 'constraints'
+        return {'file': self.shown_file(self.config.path),
+                'line': self.positions().position(self.config.path, [key, name])[0]}
+
     def keys_of(self, expansions: Sequence[Expansion]) -> List[str]:
         """Top-level keys of the levels, most specific first, knockout markers left out."""
         keys: Dict[Any, str] = {}
@@ -302,8 +349,9 @@ class Hierarchy:
         return [prefix for prefix in found if prefix]
 
     def _read_levels(self, expansions: Sequence[Expansion], segments: Tuple[str, ...],
-                     prefix: Optional[str]) -> '_LevelReads':
-        """Each level's value of the key path, its explain report, and the file (or folder) it came from."""
+                     prefix: Optional[str], through_knockouts: bool = False) -> '_LevelReads':
+        """Each level's value of the key path, its explain report, and the file (or folder) it came from;
+        ``through_knockouts``: the levels below a knockout too (constraints), each knockout's report ``knocks``."""
         read = _LevelReads()
         knocked_by = None
         for expansion in expansions:
@@ -314,9 +362,10 @@ class Hierarchy:
                 report.update(skipped=True, reason=expansion.reason or 'knocked out at %s' % knocked_by)
             else:
                 found = self._read_level(expansion.path, segments, prefix, report)
-                knocked_by = report['file'] if found.knocked_out else None
-                if knocked_by:
-                    read.knocker = (len(read.reports), found.file)
+                if found.knocked_out:
+                    report['knocks'] = found.file
+                    knocked_by = None if through_knockouts else report['file']
+                    read.knocker = read.knocker or (len(read.reports), found.file)
                 value = self._level_value(expansions, found, report, segments) if report['found'] else None
             read.reports.append(report)
             read.values.append(value)
@@ -429,6 +478,35 @@ def _in_folder(file: str, keys: List[Any]) -> Tuple[str, List[Any]]:
             break
         file, keys = entry[1], keys[1:]
     return file, keys
+
+
+class PathLevel:
+    """What one level writes at a key path (Hierarchy.path_levels): ``value`` as read (knockout markers in it),
+    ``written`` without them and ``markers`` what they knock out; ``keys``: the value's (or the marker's) keys in
+    ``file``, for its line."""
+
+    __slots__ = ('level', 'file', 'shown_file', 'keys', 'value', 'written', 'markers', 'knocked_out', 'vaulted')
+
+    def __init__(self, level: str, file: Optional[str], shown_file: Optional[str], keys: List[Any], value: Any,
+                 knocked_out: bool, vaulted: bool, prefix: Optional[str]) -> None:
+        self.level, self.file, self.shown_file, self.keys = level, file, shown_file, keys
+        self.value, self.knocked_out, self.vaulted = value, knocked_out, vaulted
+        self.written, self.markers = _without_markers(value, prefix)
+
+
+def _without_markers(value: Any, prefix: Optional[str]) -> Tuple[Any, Tuple[Any, ...]]:
+    """A level's value without its knockout markers (list items, map keys), and what they knock out."""
+    if not prefix:
+        return value, ()
+    if isinstance(value, list):
+        markers = tuple(item[len(prefix):] for item in value if isinstance(item, str) and item.startswith(prefix))
+        return ([item for item in value if not (isinstance(item, str) and item.startswith(prefix))]
+                if markers else value), markers
+    if isinstance(value, Mapping):
+        markers = tuple(key[len(prefix):] for key in value if isinstance(key, str) and key.startswith(prefix))
+        return ({key: item for key, item in value.items() if not (isinstance(key, str) and key.startswith(prefix))}
+                if markers else value), markers
+    return value, ()
 
 
 class _LevelReads:

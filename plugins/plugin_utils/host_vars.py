@@ -19,6 +19,8 @@ from ansible.utils.vars import isidentifier
 
 from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
+from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import check_node, enforce
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find_key, shown_path
 
 ALLOW_OPTION = 'allow_reserved_keys'
@@ -104,10 +106,12 @@ def refused_variable(name: Any, value: Any, places: Callable[[], Sequence[str]],
 
 def merged_host_vars(hierarchy: Any, variables: Mapping, expansions: Sequence[Expansion], warn: Callable[[str], None],
                      provenance: bool = False, wanted: Optional[Callable[[str], bool]] = None,
-                     allowed: FrozenSet[str] = frozenset()) -> Dict[str, Any]:
+                     allowed: FrozenSet[str] = frozenset(), findings: Optional[List[Dict[str, Any]]] = None) -> Dict[str, Any]:
     """Every top-level key of the host's levels (those ``wanted`` accepts), merged as the lookup merges it.
 
-    A key data cannot set (``variable_problem``) is left out with a warning. ``hier_sources`` (with ``provenance``)
+    The host is checked against the configuration's constraints: each finding is added to ``findings``, or without
+    it, enforced here (constraint_check.enforce). A key data cannot set (``variable_problem``) is left out with a
+    warning. ``hier_sources`` (with ``provenance``)
     maps each key to the levels and files of its value, ``hier_provenance`` each path of every value to its file and
     line (provenance_report.py); ``hier_vaulted_keys`` lists the keys whose value comes in part
     from a whole-file vaulted file (plain once loaded: whoever writes them out must keep them secret).
@@ -117,7 +121,14 @@ def merged_host_vars(hierarchy: Any, variables: Mapping, expansions: Sequence[Ex
     sources: Dict[str, Any] = {}
     records: Dict[str, Any] = {}
     vaulted: List[str] = []
-    for key, resolution in hierarchy.resolve_node(variables, expansions=expansions, provenance=provenance).items():
+    resolutions = hierarchy.resolve_node(variables, expansions=expansions, provenance=provenance)
+    if hierarchy.config.constraints:
+        found = check_node(hierarchy, expansions, host)
+        if findings is None:
+            enforce(found, warn, HierarchyError)
+        else:
+            findings.extend(found)
+    for key, resolution in resolutions.items():
         if wanted is not None and not wanted(key):
             continue
         for warning in resolution.warnings:

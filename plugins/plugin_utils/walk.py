@@ -16,7 +16,7 @@ be written out in full (a cache, YAML for review) is first measured against
 from __future__ import annotations
 
 from collections.abc import Mapping, Set
-from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeError
 from ansible_collections.strata.hier.plugins.module_utils.kinds import BUILTIN_SCALARS
@@ -174,3 +174,17 @@ def find_key(value: Any, predicate: Callable[[Any], bool]) -> Optional[Tuple[Any
         return None
 
     return search(value, ())
+
+
+def map_paths(value: Any, path: Tuple[Any, ...], limit: int) -> List[Tuple[Any, ...]]:
+    """``path`` and the key path of every map key under it (maps only: list items have no key path), at most
+    ``limit`` of them (a MergeError beyond: a constraint's regex is matched against each)."""
+    paths, pending = [], [(value, path)]
+    while pending:
+        item, at = pending.pop()
+        paths.append(at)
+        if len(paths) > limit:
+            raise MergeError('more than %d key paths under %s to match constraints against' % (limit, shown_path(path)))
+        if isinstance(item, Mapping) and len(at) <= MAX_DEPTH:
+            pending.extend((child, at + (key,)) for key, child in item.items() if isinstance(key, str))
+    return paths
