@@ -19,6 +19,9 @@ description:
   - A host's variables are its resultant set of data, every top-level key found on any of its levels merged by the
     configured rules, exactly what the P(strata.hier.hier#lookup) lookup returns for that key and host.
   - Levels are interpolated with the node file's data and C(inventory_hostname).
+  - Every node is checked against the configuration's C(constraints) (C(Constraints) in a C(Datum.yml)) - the
+    violations of severity C(error) of all nodes fail the source in one error naming each one's data lines and
+    constraint line; those of severity C(warn) are warnings (see the collection's C(docs/constraints.md)).
   - The host name is the node's C(NodeName), else its C(Name), else the file's stem. It must be 1 to 253 ASCII
     letters, digits, C(_), C(.) or C(-), start with a letter, digit or C(_) but not C(__), and not be C(all) or
     C(ungrouped), so that Ansible never reads it as a template, a host pattern, a path or a type marker of its JSON

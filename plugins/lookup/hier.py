@@ -29,6 +29,10 @@ description:
   - Strings holding C({{ }}) are returned as written unless O(render=true), and never trusted as templates (before
     ansible-core 2.19 they are marked unsafe even with C(allow_unsafe=true), as is a string starting C(#jinja2:)).
   - With C(-vvv), the levels read, found and skipped are printed.
+  - The configuration's C(constraints) (C(Constraints) in a C(Datum.yml)) under each looked-up key's top-level key
+    (all of them with O(whole_node=true)) are checked for the host first - a violation of severity C(error) fails
+    the lookup naming every violation, its data lines and the constraint's line; one of severity C(warn) is a
+    warning (see the collection's C(docs/constraints.md)).
   - Options are checked (ansible-core alone ignores an option a lookup does not define, and reads any text but
     V(true), V(yes), V(on) or V(1) as false) - an unknown option such as C(explian=true) is an error naming the valid
     ones, and O(explain) and O(render) take V(true) or V(false) (or V(yes)/V(no), V(on)/V(off), V(1)/V(0)) only.

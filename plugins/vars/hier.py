@@ -19,6 +19,9 @@ description:
     Ansible's group precedence) and C(group_names), ordered most specific group first (C(ansible_group_priority),
     depth, name) for C(mapped_paths) levels. Variables from C(group_vars/) and C(host_vars/) files, play vars and
     facts are not seen (they are not known to the inventory).
+  - Each host is checked against the configuration's C(constraints) (C(Constraints) in a C(Datum.yml)), as the
+    P(strata.hier.hier#inventory) inventory plugin checks its nodes - a violation of severity C(error) is an error,
+    one of severity C(warn) a warning (see the collection's C(docs/constraints.md)).
   - A host none of whose levels holds data gets no variables and no error. A level whose variables are undefined is
     skipped; one that undefined variables leave without data for every host of the inventory (the group C(all))
     is a warning, once per configuration and run, naming the level, the variables and the configuration file and
