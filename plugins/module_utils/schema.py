@@ -8,8 +8,8 @@ Keywords: ``type`` (a name or a list of ``string``, ``integer``, ``number``, ``b
 ``null``), ``enum``, ``const``, ``minimum``, ``maximum``, ``exclusiveMinimum``, ``exclusiveMaximum``, ``minLength``,
 ``maxLength``, ``pattern``, ``items`` (one schema for every item), ``minItems``, ``maxItems``, ``properties``,
 ``required``, ``additionalProperties`` (a boolean or a schema), ``propertyNames`` (a schema every key is checked
-against, as the key is: YAML's map keys need not be strings), ``minProperties`` and ``maxProperties``.  Any other keyword is an error: a keyword the checker would
-ignore is a rule that silently never holds.
+against, as the key is: YAML's map keys need not be strings), ``minProperties`` and ``maxProperties``.  Any other
+keyword is an error: a keyword the checker would ignore is a rule that silently never holds.
 
 JSON's meaning of the data: ``true``/``false`` are booleans, never integers or numbers; an integer is a number; a
 float of integral value (``3.0``) is an integer.  YAML's dates and times are neither strings nor numbers.
@@ -434,7 +434,6 @@ class _Run:
                 self.add(path, 'has the key %s, which properties does not allow' % brief(key))
             elif node.additional is not None:
                 self.check(node.additional, item, path + (key,))
-
 
     def key(self, names: _Node, key: Any, path: Path) -> None:
         """propertyNames: the key checked as it is; its problems are the map's, naming the key."""
