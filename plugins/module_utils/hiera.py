@@ -38,7 +38,7 @@ from ansible_collections.strata.hier.plugins.module_utils.hiera_interpolation im
 from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import (
     LOOKUP_OPTIONS, dig, has_key, is_lookup_options, split_key,
 )
-from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, is_secret
+from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, is_secret, ruby_regex_text
 from ansible_collections.strata.hier.plugins.module_utils.levels import real_path_inside
 from ansible_collections.strata.hier.plugins.module_utils.limits import ExpansionBudget
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import HASH, HieraMerger, merger_for
@@ -552,8 +552,7 @@ def _compiled(options: Any) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any, str]]]
 def _ruby_regex(text: str) -> Any:
     """A ``^`` key of lookup_options as Python's re reads Ruby's, refused unless it matches in linear time
     (``safe_regex``: lookup_options are data)."""
-    return compile_untrusted(text.replace('\\z', '\\Z').replace('\\h', '[0-9a-fA-F]'), re.MULTILINE,
-                             'lookup_options key %r' % text, HieraError)
+    return compile_untrusted(ruby_regex_text(text), re.MULTILINE, 'lookup_options key %r' % text, HieraError)
 
 
 _NOT_FOUND = object()
