@@ -59,7 +59,7 @@ def main() -> int:
     recorded['meta']['puppet_version'] = subprocess.run(['puppet', '--version'], capture_output=True, text=True,
                                                         check=True).stdout.strip()
     with open(CASES, 'w', encoding='utf-8') as stream:
-        json.dump(recorded, stream, indent=1, allow_nan=True)
+        json.dump(recorded, stream, indent=1)
         stream.write('\n')
     print('%d cases written to %s' % (len(answers), CASES))
     return 0
