@@ -324,10 +324,13 @@ class LookupModule(LookupBase):
         return results
 
     def _hiera_answer(self, source, engine, term, value, found, kwargs, config_path):
-        """One term's answer from a Hiera engine: the value, or the explain or provenance report."""
+        """One term's answer from a Hiera engine: the value, or the explain or provenance report (a value of a
+        Sensitive convert_to is answered, but a report shows it as Puppet does: Sensitive [value redacted])."""
         from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import provenance_records
+        from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import SENSITIVE_TEXT
+        shown = SENSITIVE_TEXT if found and engine.sensitive else value
         if self.get_option('explain'):
-            return not_templates(plain({'key': term, 'found': found, 'value': value, 'explain': engine.explain.text()},
+            return not_templates(plain({'key': term, 'found': found, 'value': shown, 'explain': engine.explain.text()},
                                        wrappers=1), 1)
         if not found and 'default' not in kwargs:
             raise AnsibleLookupError('strata.hier.hier: %r was found on no level of %s (use explain=true to '
@@ -335,7 +338,7 @@ class LookupModule(LookupBase):
         records = provenance_records(source, engine) if found and engine.trace else {}
         self._say_origins(records)
         if self.get_option('provenance'):
-            answer = {'key': term, 'value': value if found else self.get_option('default'),
+            answer = {'key': term, 'value': shown if found else self.get_option('default'),
                       'rule': engine.trace.rule if engine.trace else None, 'provenance': records}
             return not_templates(plain(answer, wrappers=1), 1)
         if not found:

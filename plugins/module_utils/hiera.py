@@ -38,7 +38,9 @@ from ansible_collections.strata.hier.plugins.module_utils.hiera_interpolation im
 from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import (
     LOOKUP_OPTIONS, dig, has_key, is_lookup_options, split_key,
 )
-from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, is_secret
+from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import (
+    SENSITIVE_TEXT, Sensitive, inspect, is_secret, ruby_regex_text,
+)
 from ansible_collections.strata.hier.plugins.module_utils.levels import real_path_inside
 from ansible_collections.strata.hier.plugins.module_utils.limits import ExpansionBudget
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import HASH, HieraMerger, merger_for
@@ -76,18 +78,20 @@ class Location:
 
 
 class Explainer:
-    """Lines of an explanation in ``puppet lookup --explain``'s vocabulary, indented by nesting."""
+    """Lines of an explanation in ``puppet lookup --explain``'s vocabulary, indented by nesting; while a key whose
+    convert_to is Sensitive is looked up (``redacting``), every value is Puppet's ``Sensitive [value redacted]``."""
 
     def __init__(self) -> None:
         self.lines: List[str] = []
         self.depth = 0
+        self.redacting = 0
 
     def say(self, text: str) -> None:
         pad = '  ' * self.depth
         self.lines.extend(pad + line for line in text.split('\n'))
 
     def value(self, prefix: str, value: Any) -> None:
-        self.say('%s%s' % (prefix, pretty(value)))
+        self.say('%s%s' % (prefix, SENSITIVE_TEXT if self.redacting else pretty(value)))
 
     def text(self) -> str:
         return '\n'.join(self.lines) + '\n'
@@ -131,13 +135,20 @@ class HieraLookup:
         self._provenance = provenance
         self.trace: Any = None
         """With provenance, the last lookup's LookupTrace (mergers/hiera_provenance.py), None when it found nothing."""
+        self.sensitive = False
+        """Whether the last lookup's answer is (or holds) a value of a ``Sensitive`` convert_to: never to be shown."""
+        self._sensitive_made = 0
 
     # ------------------------------------------------------------------ lookups
 
     def lookup(self, key: str, merge: Any = None) -> Any:
-        """The value of ``key`` (HieraNotFound when no level has it); ``merge`` wins over lookup_options."""
-        self.trace = None
-        return self._outermost("Hiera key '%s'" % key, lambda: self._lookup(key, merge, self._provenance))
+        """The value of ``key`` (HieraNotFound when no level has it); ``merge`` wins over lookup_options.
+        ``sensitive`` tells whether it is (or holds) a value of a ``Sensitive`` convert_to, answered as it is."""
+        self.trace, self.sensitive = None, False
+        value = self._outermost("Hiera key '%s'" % key, lambda: self._lookup(key, merge, self._provenance))
+        if self._sensitive_made:        # only a configuration with a Sensitive convert_to pays for the walk
+            value, self.sensitive = self._outermost("Hiera key '%s'" % key, lambda: _unwrapped(value))
+        return value
 
     def _lookup(self, key: str, merge: Any = None, traced: bool = False) -> Any:
         if not isinstance(key, str):
@@ -157,13 +168,56 @@ class HieraLookup:
         if traced:      # loaded only for a lookup with provenance
             from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera_provenance import TracedMerger
             merger = TracedMerger(merger)
+        convert = self._convert_to(options, segments[0])
+        redacting = int(convert is not None and convert.sensitive)
+        self.explain.redacting += redacting
+        try:
+            value = self._found_value(merger, key, segments, convert)
+        finally:
+            self.explain.redacting -= redacting
+        if traced:
+            self.trace = self._traced(merger, value.value if redacting else value, segments, rule)
+        return value
+
+    def _found_value(self, merger: HieraMerger, key: str, segments: List[Any], convert: Any) -> Any:
+        """The key's value merged, dug into and converted by its convert_to (Puppet's order)."""
         self.explain.say('Searching for "%s"' % key)
         value = self._nested(lambda: self._all_layers(merger, key, segments[0]))
         if len(segments) > 1:
             value = self._dig(value, segments, key)
-        if traced:
-            self.trace = self._traced(merger, value, segments, rule)
+        if convert is None:
+            return value
+        from ansible_collections.strata.hier.plugins.module_utils.puppet_types import ConversionError
+        try:
+            value = convert.apply(value)
+        except ConversionError as exc:
+            raise self._convert_error(segments, str(exc), convert.text) from None
+        self.explain.say('Applying convert_to lookup_option with arguments %s' % convert.shown)
+        self._sensitive_made += convert.sensitive
         return value
+
+    def _convert_to(self, options: Any, root: Any) -> Any:
+        """The root key's convert_to (puppet_types.ConvertTo, loaded only for a configuration that uses one)."""
+        if not isinstance(options, dict) or options.get('convert_to') is None:
+            return None
+        from ansible_collections.strata.hier.plugins.module_utils.puppet_types import PuppetTypeError, parse_convert_to
+        try:
+            return parse_convert_to(options['convert_to'])
+        except PuppetTypeError as exc:
+            raise self._convert_error([root], str(exc), None) from None
+
+    def _convert_error(self, segments: List[Any], problem: str, text: Optional[str]) -> HieraError:
+        """An error of a convert_to naming the key, the lookup_options entry's file and line and, for a value that
+        does not convert (``text``: the type), the most specific file and line holding it."""
+        options_key = self._options_key(segments[0])
+        declared = self._declaring(options_key)
+        where = self._position(declared, (LOOKUP_OPTIONS, options_key, 'convert_to')) if declared else LOOKUP_OPTIONS
+        holders = self.holders(segments[0]) if text is not None else []
+        value_at = ' (value at %s)' % self._position(holders[0]['file'], tuple(segments)) if holders else ''
+        error = HieraError("Hiera key '%s': convert_to%s at %s: %s%s" % (
+            '.'.join(map(str, segments)), ' ' + text if text else '', where, problem, value_at))
+        error.located = True
+        return error
 
     def _traced(self, merger: Any, value: Any, segments: List[Any], rule: Optional[str]) -> Any:
         """The LookupTrace of a lookup with provenance: the answer's mark, with first, the less specific files
@@ -514,6 +568,19 @@ def _size(path: str) -> int:
         return 0
 
 
+def _unwrapped(value: Any) -> Tuple[Any, bool]:
+    """The value with the Sensitive wrappers of convert_to taken off (containers rebuilt only where one was), and
+    whether it had any."""
+    if isinstance(value, Sensitive):
+        return _unwrapped(value.value)[0], True
+    if isinstance(value, (list, dict)):
+        pairs = [(key, _unwrapped(item)) for key, item in (value.items() if isinstance(value, dict) else enumerate(value))]
+        if any(found for _key, (_item, found) in pairs):
+            rebuilt = [item for _key, (item, _found) in pairs]
+            return (dict(zip(value.keys(), rebuilt)) if isinstance(value, dict) else rebuilt), True
+    return value, False
+
+
 def _no_nul(path: str, where: Callable[[], str]) -> str:
     """A level's path or glob as interpolated, refused when a fact put a NUL character in it: no file name holds one
     (Ruby: "string contains null byte"), and Python's file functions raise ValueError."""
@@ -552,8 +619,7 @@ def _compiled(options: Any) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any, str]]]
 def _ruby_regex(text: str) -> Any:
     """A ``^`` key of lookup_options as Python's re reads Ruby's, refused unless it matches in linear time
     (``safe_regex``: lookup_options are data)."""
-    return compile_untrusted(text.replace('\\z', '\\Z').replace('\\h', '[0-9a-fA-F]'), re.MULTILINE,
-                             'lookup_options key %r' % text, HieraError)
+    return compile_untrusted(ruby_regex_text(text), re.MULTILINE, 'lookup_options key %r' % text, HieraError)
 
 
 _NOT_FOUND = object()

@@ -19,6 +19,29 @@ from typing import Any, Callable, Hashable, List, Optional
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError
 
 
+SENSITIVE_TEXT = 'Sensitive [value redacted]'
+"""How Puppet shows a Sensitive value (``convert_to: Sensitive``), and how explain and interpolation show one here."""
+
+
+class Sensitive:
+    """A value of a ``Sensitive`` convert_to while the Hiera engine works (the lookup answers the value inside):
+    interpolated into text or explained, it is Puppet's ``Sensitive [value redacted]``."""
+
+    __slots__ = ('value',)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return SENSITIVE_TEXT
+
+
+def ruby_regex_text(text: str) -> str:
+    """A Ruby regular expression as Python's re reads it (``\\z``, ``\\h``); Ruby's ``^`` and ``$`` match at every
+    line, so callers compile it with re.MULTILINE."""
+    return text.replace('\\z', '\\Z').replace('\\h', '[0-9a-fA-F]')
+
+
 def is_secret(value: Any) -> bool:
     """An Ansible vault value (EncryptedString, AnsibleVaultEncryptedUnicode): text to Hiera's merges, never
     turned into text here (that would decrypt it)."""
@@ -155,6 +178,8 @@ def inspect(value: Any) -> str:
         return '{%s}' % ', '.join('%s=>%s' % (inspect(key), inspect(item)) for key, item in value.items())
     if is_secret(value):
         return '<vault value>'
+    if isinstance(value, Sensitive):
+        return SENSITIVE_TEXT
     return '<%s>' % type(value).__name__
 
 
@@ -164,6 +189,8 @@ def to_s(value: Any) -> str:
         return ''
     if isinstance(value, str):
         return value
+    if isinstance(value, Sensitive):
+        return SENSITIVE_TEXT
     if is_secret(value) or (isinstance(value, (list, dict)) and not is_data(value)):
         raise MergeInputError('a vault value cannot be interpolated into a string (it would be decrypted); '
                               "use %{alias('key')} for the whole value")

@@ -6,9 +6,10 @@
 
 Keywords: ``type`` (a name or a list of ``string``, ``integer``, ``number``, ``boolean``, ``array``, ``object``,
 ``null``), ``enum``, ``const``, ``minimum``, ``maximum``, ``exclusiveMinimum``, ``exclusiveMaximum``, ``minLength``,
-``maxLength``, ``pattern``, ``items`` (one schema for every item), ``properties``, ``required`` and
-``additionalProperties`` (a boolean or a schema).  Any other keyword is an error: a keyword the checker would
-ignore is a rule that silently never holds.
+``maxLength``, ``pattern``, ``items`` (one schema for every item), ``minItems``, ``maxItems``, ``properties``,
+``required``, ``additionalProperties`` (a boolean or a schema), ``propertyNames`` (a schema every key is checked
+against, as the key is: YAML's map keys need not be strings), ``minProperties`` and ``maxProperties``.  Any other
+keyword is an error: a keyword the checker would ignore is a rule that silently never holds.
 
 JSON's meaning of the data: ``true``/``false`` are booleans, never integers or numbers; an integer is a number; a
 float of integral value (``3.0``) is an integer.  YAML's dates and times are neither strings nor numbers.
@@ -149,7 +150,7 @@ class _Node:
     """One schema (a map of keywords), checked and settled once."""
 
     __slots__ = ('types', 'enum', 'enum_text', 'const', 'const_text', 'bounds', 'min_length', 'max_length',
-                 'pattern', 'items', 'properties', 'required', 'additional')
+                 'pattern', 'items', 'properties', 'required', 'additional', 'names', 'sizes')
 
     def __init__(self) -> None:
         self.types: Optional[Tuple[str, ...]] = None
@@ -166,6 +167,9 @@ class _Node:
         self.required: Tuple[str, ...] = ()
         self.additional: Any = None
         """None (any key), False (no other key) or a _Node (every other key's value)."""
+        self.names: Optional['_Node'] = None
+        self.sizes: List[Tuple[str, int]] = []
+        """minItems, maxItems, minProperties, maxProperties: (keyword, count)."""
 
 
 class _Reader:
@@ -261,6 +265,14 @@ def _read_length(reader: _Reader, node: _Node, value: Any, path: Path, depth: in
     setattr(node, 'min_length' if path[-1] == 'minLength' else 'max_length', reader.count(value, path))
 
 
+def _read_size(reader: _Reader, node: _Node, value: Any, path: Path, depth: int) -> None:
+    node.sizes.append((path[-1], reader.count(value, path)))
+
+
+def _read_names(reader: _Reader, node: _Node, value: Any, path: Path, depth: int) -> None:
+    node.names = reader.node(value, path, depth + 1)
+
+
 def _read_pattern(reader: _Reader, node: _Node, value: Any, path: Path, depth: int) -> None:
     if not isinstance(value, str):
         raise reader.error(path, 'is %s, not a regular expression' % describe(value))
@@ -304,9 +316,13 @@ _KEYWORDS: Dict[str, Callable[[_Reader, _Node, Any, Path, int], None]] = {
     'type': _read_type, 'enum': _read_enum, 'const': _read_const,
     'minimum': _read_bound, 'maximum': _read_bound, 'exclusiveMinimum': _read_bound, 'exclusiveMaximum': _read_bound,
     'minLength': _read_length, 'maxLength': _read_length, 'pattern': _read_pattern,
-    'items': _read_items, 'properties': _read_properties, 'required': _read_required,
-    'additionalProperties': _read_additional,
+    'items': _read_items, 'minItems': _read_size, 'maxItems': _read_size,
+    'properties': _read_properties, 'required': _read_required, 'additionalProperties': _read_additional,
+    'propertyNames': _read_names, 'minProperties': _read_size, 'maxProperties': _read_size,
 }
+_SIZES = {'minItems': (False, 'items', 'fewer than the minimum'), 'maxItems': (True, 'items', 'more than the maximum'),
+          'minProperties': (False, 'keys', 'fewer than the minimum'),
+          'maxProperties': (True, 'keys', 'more than the maximum')}
 
 _BOUNDS: Dict[str, Tuple[Callable[[Any, Any], bool], str]] = {
     'minimum': (lambda value, limit: value >= limit, 'below the minimum'),
@@ -347,9 +363,11 @@ class _Run:
         if isinstance(value, str):
             self.text(node, value, path)
         elif isinstance(value, Mapping):
+            self.sizes(node.sizes, 'keys', len(value), path)
             self.map(node, value, path)
-        elif node.items is not None and isinstance(value, (list, tuple)):
-            for index, item in enumerate(value):
+        elif isinstance(value, (list, tuple)):
+            self.sizes(node.sizes, 'items', len(value), path)
+            for index, item in enumerate(value if node.items is not None else ()):
                 self.check(node.items, item, path + (index,))
 
     def type(self, expected: Tuple[str, ...], value: Any, path: Path) -> None:
@@ -372,6 +390,12 @@ class _Run:
             holds, phrase = _BOUNDS[keyword]
             if not holds(value, limit):
                 self.add(path, 'is %s, %s %s' % (brief(value), phrase, brief(limit)))
+
+    def sizes(self, sizes: List[Tuple[str, int]], unit: str, size: int, path: Path) -> None:
+        for keyword, limit in sizes:
+            most, counted, phrase = _SIZES[keyword]
+            if counted == unit and (size > limit if most else size < limit):
+                self.add(path, 'has %d %s, %s %d' % (size, unit, phrase, limit))
 
     def text(self, node: _Node, value: str, path: Path) -> None:
         length = len(value)
@@ -397,10 +421,12 @@ class _Run:
             for name in node.required:
                 if name not in value:
                     self.add(path, 'lacks the required key %r' % name)
-        if node.properties is None and node.additional is None:
+        if node.properties is None and node.additional is None and node.names is None:
             return
         properties = node.properties or {}
         for key, item in value.items():
+            if node.names is not None:
+                self.key(node.names, key, path)
             known = isinstance(key, str) and opaque_identity(key) is None and key in properties
             if known:
                 self.check(properties[key], item, path + (key,))
@@ -408,6 +434,16 @@ class _Run:
                 self.add(path, 'has the key %s, which properties does not allow' % brief(key))
             elif node.additional is not None:
                 self.check(node.additional, item, path + (key,))
+
+    def key(self, names: _Node, key: Any, path: Path) -> None:
+        """propertyNames: the key checked as it is; its problems are the map's, naming the key."""
+        problems, self.problems = self.problems, []
+        try:
+            self.check(names, key, path)
+        finally:
+            found, self.problems = self.problems, problems
+        for inside, message in found:
+            self.add(inside, 'the key %s: %s' % (brief(key), message))
 
 
 class Schema:

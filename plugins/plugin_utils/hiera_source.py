@@ -140,15 +140,26 @@ def provenance_records(source: HieraSource, engine: HieraLookup, root: Optional[
                        ) -> Dict[str, Any]:
     """The provenance records (plugin_utils/provenance_report.py) of the engine's last lookup, made with
     ``source.engine(..., provenance=True)``: path -> record, the looked-up key path first (``root``: the path the
-    records are named under, such as a host variable's name); empty when the lookup found nothing."""
+    records are named under, such as a host variable's name); empty when the lookup found nothing.
+    A value of a ``Sensitive`` convert_to (``engine.sensitive``) has only its own record, ``withheld`` and
+    ``sensitive``: no value, nothing below it (its keys are part of the secret), nothing it shadowed."""
     from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import provenance_report
     trace = engine.trace
     if trace is None:
         return {}
     root = trace.segments if root is None else root
     rule = source.rule_of(trace)
-    return provenance_report(trace.value, trace.provenance(root), partial(source.locate, trace),
-                             lambda path: dict(rule), root)
+    records = provenance_report(trace.value, trace.provenance(root), partial(source.locate, trace),
+                                lambda path: dict(rule), root)
+    return _sensitive_records(records) if engine.sensitive else records
+
+
+def _sensitive_records(records: Dict[str, Any]) -> Dict[str, Any]:
+    """The first (the looked-up path's) record only, without its values."""
+    for name, record in records.items():
+        own = {field: shown for field, shown in record.items() if field not in ('value', 'shadowed', 'removed')}
+        return {name: dict(own, withheld=True, sensitive=True)}
+    return {}
 
 
 def host_facts(variables: Mapping) -> Tuple[str, Dict[str, Any]]:
@@ -252,7 +263,7 @@ def whole_node(source: HieraSource, variables: Mapping, separator: str, provenan
         if refused_variable(name, value, partial(_places, holders, key), host, allowed, warn):
             continue
         host_vars[name] = value
-        secret = source.may_hold_decrypted(key, holders)
+        secret = engine.sensitive or source.may_hold_decrypted(key, holders)     # the rsop role withholds it
         if provenance:
             _add_provenance(source, engine, name, holders, secret, sources, records)
         if secret:

@@ -221,6 +221,25 @@ def test_items():
     assert errors({'items': {'type': 'string'}}, 'abc') == []
 
 
+def test_sizes():
+    spec = {'minItems': 1, 'maxItems': 2, 'minProperties': 2, 'maxProperties': 2}
+    assert errors(spec, [1]) == errors(spec, [1, 2]) == errors(spec, {'a': 1, 'b': 2}) == errors(spec, 'abc') == []
+    assert messages(spec, []) == ['has 0 items, fewer than the minimum 1']
+    assert messages(spec, [1, 2, 3]) == ['has 3 items, more than the maximum 2']
+    assert messages(spec, {'a': 1}) == ['has 1 keys, fewer than the minimum 2']
+    assert messages(spec, {'a': 1, 'b': 2, 'c': 3}) == ['has 3 keys, more than the maximum 2']
+
+
+def test_property_names_check_keys_as_they_are():
+    spec = {'propertyNames': {'type': 'string', 'maxLength': 2}, 'additionalProperties': {'type': 'integer'}}
+    assert errors(spec, {'a': 1, 'bc': 2}) == []
+    assert errors(spec, {1: 1, 'abc': 2, 'd': 'x'}) == [
+        ((), 'the key 1: is an integer, not a string'),
+        ((), "the key 'abc': is 'abc' (3 characters), longer than the maximum length 2"),
+        (('d',), 'is a string, not an integer'),
+    ]
+
+
 def test_limit():
     spec = {'items': {'type': 'string'}}
     assert len(errors(spec, list(range(50)))) == 10
@@ -309,7 +328,10 @@ def test_a_schema_cannot_hold_a_vault_value(secret):
     ({'required': 'servers'}, "required: is 'servers', not a list of key names"),
     ({'required': ['a', 'a']}, 'required: names a key twice'),
     ({'additionalProperties': 'no'}, 'additionalProperties: a schema is a map of keywords, not a string'),
-    ({'minItems': 1}, "unknown keyword 'minItems'"),
+    ({'minItems': -1}, 'minItems: is -1, not an integer >= 0'),
+    ({'maxProperties': 'x'}, "maxProperties: is 'x', not an integer >= 0"),
+    ({'propertyNames': {'type': 'str'}}, "propertyNames/type: unknown type 'str'"),
+    ({'uniqueItems': True}, "unknown keyword 'uniqueItems'"),
     ({'$ref': '#/x'}, "unknown keyword '$ref'"),
     ('string', 'a schema is a map of keywords, not a string'),
 ])
