@@ -22,12 +22,11 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 from ansible_collections.strata.hier.plugins.plugin_utils.config import load_config
 from ansible_collections.strata.hier.plugins.plugin_utils.git_refs import WORK_TREE, Changes, Trees
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import Hierarchy, HierarchyError
+from ansible_collections.strata.hier.plugins.plugin_utils.job_source import command_line_loader, config_in
 from ansible_collections.strata.hier.plugins.plugin_utils.nodes import named_nodes
 from ansible_collections.strata.hier.plugins.plugin_utils.rsop_changes import Comparison, Secrets, tuple_keys_of
 from ansible_collections.strata.hier.plugins.plugin_utils.rsop_diff_report import HostDiff, build_report
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS, StoreError
-
-CONFIG_NAMES = ('hier.yml', 'Datum.yml', 'datum.yml')
 
 
 class HostData:
@@ -112,39 +111,11 @@ def rsop_diff(folder: str, base: str, head: Optional[str] = WORK_TREE, config: O
         from ansible.parsing.dataloader import DataLoader
         loader = DataLoader()
     with Trees(folder, base, head) as trees:
-        config = _config_in(trees.repo, folder, config)
+        config = config_in(trees.repo, folder, config, 'strata.hier rsop diff')
         sides = [Side(root, config, loader) for root in trees.roots]
         changes = trees.changes(sorted({config}.union(*(side.folders() for side in sides))))
         diffs, recomputed = _host_diffs(sides, changes, config, loader)
         return build_report(trees.names(), sides, diffs, changes, recomputed, config)
-
-
-def _config_in(repo: str, folder: str, config: Optional[str]) -> str:
-    """The configuration, relative to the repository's top: given (a path relative to ``folder``, or an inventory
-    source whose ``config`` names it), else the first hier.yml or Datum.yml in ``folder``."""
-    if config is None:
-        found = [name for name in CONFIG_NAMES if os.path.isfile(os.path.join(folder, name))]
-        if not found:
-            raise HierarchyError('strata.hier rsop diff: no hier.yml or Datum.yml in %s: give source=' % folder)
-        config = found[0]
-    path = os.path.realpath(os.path.join(folder, config))
-    if path.endswith(('.hier.yml', '.hier.yaml')):
-        path = _source_config(path)
-    relative = os.path.relpath(path, repo)
-    if relative.startswith('..'):
-        raise HierarchyError('strata.hier rsop diff: %s is outside the repository %s' % (path, repo))
-    return relative
-
-
-def _source_config(path: str) -> str:
-    """The configuration an inventory source names (its ``config``, relative to the source)."""
-    import yaml
-    with open(path, encoding='utf-8') as stream:
-        source = yaml.safe_load(stream)
-    named = source.get('config') if isinstance(source, Mapping) else None
-    if not isinstance(named, str):
-        raise HierarchyError('strata.hier rsop diff: the inventory source %s names no config' % path)
-    return os.path.realpath(os.path.join(os.path.dirname(path), named))
 
 
 def _host_diffs(sides: List[Side], changes: Changes, config: str, loader: Any) -> Tuple[Dict[str, HostDiff], int]:
@@ -239,7 +210,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     import argparse
     import sys
     from ansible.errors import AnsibleError
-    from ansible.parsing.dataloader import DataLoader
     from ansible_collections.strata.hier.plugins.plugin_utils.rsop_diff_report import gate_failures, write_report
     parser = argparse.ArgumentParser(prog='rsop_diff', description='What a data change does to every host.')
     parser.add_argument('--base', required=True, help='the git ref to compare with')
@@ -250,11 +220,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument('--fail-if', default='errors',
                         help='comma-separated summary counts that fail the job when above 0 (default: errors; "" for none)')
     options = parser.parse_args(argv)
-    loader = DataLoader()
-    if options.vault_password_file:
-        from ansible.parsing.vault import VaultSecret
-        with open(options.vault_password_file, 'rb') as stream:
-            loader.set_vault_secrets([('default', VaultSecret(stream.read().strip()))])
+    loader = command_line_loader(options.vault_password_file)
     try:
         report = rsop_diff(os.getcwd(), options.base, options.head, options.source, loader)
         failures = gate_failures(report, [name for name in options.fail_if.split(',') if name])

@@ -109,6 +109,66 @@ expected="hier.yml:$line: level 'roles/%{Rol}': variable 'Rol' is undefined for 
 [[ $said == *"${expected// /}"* ]] || { echo "no warning naming the misspelt level and its line in hier.yml"; exit 1; }
 [[ $(grep -o "variable'Rol'isundefined" <<< "$said" | wc -l) -eq 1 ]] || { echo "not one warning for the level"; exit 1; }
 
+# --- guardrails (issue 30): the README's constraints and seeded violations added to the first project (the same lines
+# as tests/unit/plugins/readme_project.py's GUARDED_FILES); the check job fails with exactly those five findings, in
+# JSON and SARIF, and the inventory plugin refuses the same data naming them. The project's inventory source fails
+# on them before any play, so the check playbook runs with an inventory of its own (docs/constraints.md).
+guarded=$work/guarded
+cp -R "$project" "$guarded"
+python - "$root/tests/unit/plugins" "$guarded" <<'PY'
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from readme_project import GUARDED_FILES, README_FILES
+for name, text in GUARDED_FILES.items():
+    assert text.startswith(README_FILES[name]), name
+    with open(os.path.join(sys.argv[2], name), 'a') as stream:
+        stream.write(text[len(README_FILES[name]):])
+PY
+in_guarded() {
+    (cd "$guarded" && env "${clean_env[@]}" ANSIBLE_NOCOLOR=true "$@")
+}
+rc=0
+in_guarded ansible-inventory --list > "$work/guarded-inventory.txt" 2>&1 || rc=$?
+cat "$work/guarded-inventory.txt"
+[[ $rc -ne 0 ]] || { echo "ansible-inventory accepted data that breaks error-severity constraints"; exit 1; }
+# the README's data files start with a comment naming the file: their lines are one further down than in the unit test
+for said in "5 constraint violations" \
+    "'final' violated for ntp/makestep on db01: data/roles/db.yml:4 sets \"0.1 -1\" over \"1.0 3\" fixed at data/common.yml:5 (hier.yml:12)" \
+    "'protect_items' violated for packages on db01: data/nodes/db01.yml:4 knocks out \"chrony\", set at data/common.yml:2 (hier.yml:13)" \
+    "'vault' violated for db_password on db01: data/roles/db.yml:5 sets it in plain text; it must be a vault value (hier.yml:17)" \
+    "'tighten' violated for session_timeout on web01: data/roles/web.yml:3 sets 1800, above 900 at data/common.yml:6; it may only decrease (hier.yml:14)" \
+    "'owners' violated for ntp/servers on web01: data/roles/web.yml:5 (level 'roles/%{Role}') sets [\"time.example.com\"]; only common may set it (hier.yml:18)"; do
+    tr -d ' \n' < "$work/guarded-inventory.txt" | grep -qF "$(printf '%s' "$said" | tr -d ' ')" ||
+        { echo "ansible-inventory does not say: $said"; exit 1; }
+done
+rc=0
+in_guarded env ANSIBLE_INVENTORY_ENABLED=host_list ansible-playbook -i localhost, strata.hier.check > "$work/check.txt" 2>&1 || rc=$?
+cat "$work/check.txt"
+[[ $rc -eq 2 ]] || { echo "strata.hier.check exited $rc, not 2 (a failed task)"; exit 1; }
+grep -qF 'strata.hier.check: 5 error findings (see check/check.txt)' "$work/check.txt"
+grep -qF 'strata.hier check: 5 findings (5 errors, 0 warnings) on 2 hosts checked, 0 nodes not checked: failed' "$work/check.txt"
+python - "$guarded/check/check.json" "$guarded/check/check.sarif" <<'PY'
+import json, sys
+report, log = (json.load(open(path)) for path in sys.argv[1:3])
+expected = [('db01', 'db_password', 'vault', 'data/roles/db.yml', 5, None, 17),
+            ('db01', 'ntp/makestep', 'final', 'data/roles/db.yml', 4, 'data/common.yml:5', 12),
+            ('db01', 'packages', 'protect_items', 'data/nodes/db01.yml', 4, 'data/common.yml:2', 13),
+            ('web01', 'ntp/servers', 'owners', 'data/roles/web.yml', 5, None, 18),
+            ('web01', 'session_timeout', 'tighten', 'data/roles/web.yml', 3, 'data/common.yml:6', 14)]
+assert [(finding['host'], finding['path'], finding['rule'], finding['file'], finding['line'],
+         finding['protected'] and '%(file)s:%(line)d' % finding['protected'], finding['declared']['line'])
+        for finding in report['findings']] == expected, report['findings']
+assert report['summary'] == {'hosts_checked': 2, 'findings': 5, 'errors': 5, 'warnings': 0, 'problems': 0}
+assert log['version'] == '2.1.0'
+run, = log['runs']
+rules = [rule['id'] for rule in run['tool']['driver']['rules']]
+assert [(result['ruleId'], result['level'], result['locations'][0]['physicalLocation']['artifactLocation']['uri'],
+         result['locations'][0]['physicalLocation']['region']['startLine']) for result in run['results']] == [
+    (rule, 'error', file, line) for _host, _path, rule, file, line, _protected, _declared in expected]
+assert all(result['ruleId'] in rules for result in run['results'])
+PY
+if grep -q '\[WARNING\]' "$work/check.txt"; then echo "strata.hier.check warned"; exit 1; fi
+
 # --- what a change does to every host (issue 29): the collection playbook in the project's git work tree, the
 # README's data committed, then makestep changed in common.yml and an item added to the web role
 git_as_user() { as_user git -c user.email=ci@example.invalid -c user.name=ci "$@"; }

@@ -1,0 +1,44 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The strata.hier.check module: plugin_utils/check_report.py on the controller."""
+
+from __future__ import annotations
+
+import os
+
+from ansible.errors import AnsibleActionFail, AnsibleError
+from ansible.module_utils.common.text.converters import to_native
+from ansible.plugins.action import ActionBase
+
+ARGUMENT_SPEC = {
+    'source': {'type': 'str'},
+    'out': {'type': 'path', 'default': 'check'},
+}
+
+
+class ActionModule(ActionBase):
+
+    TRANSFERS_FILES = False
+    _requires_connection = False
+
+    def run(self, tmp=None, task_vars=None):
+        result = super(ActionModule, self).run(tmp, task_vars)
+        _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
+        from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+        from ansible_collections.strata.hier.plugins.plugin_utils.check_report import check, failure, write_report
+        try:
+            report = check(os.getcwd(), args['source'], self._loader)
+        except (AnsibleError, MergeError) as exc:
+            raise AnsibleActionFail(to_native(exc)) from exc
+        json_path, sarif_path, text_path = write_report(report, args['out'])
+        result.update(changed=False, summary=report['summary'], json=json_path, sarif=sarif_path, text=text_path)
+        failed = failure(report)
+        if failed:
+            result.update(failed=True, msg='strata.hier.check: %s (see %s)' % (failed, text_path))
+        else:
+            warnings = report['summary']['warnings']
+            result['msg'] = 'strata.hier.check: passed%s' % (
+                ' with %d warning%s' % (warnings, '' if warnings == 1 else 's') if warnings else '')
+        return result
