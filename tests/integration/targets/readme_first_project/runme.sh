@@ -51,7 +51,7 @@ grep -q "$project/collections/ansible_collections/strata/hier/plugins/lookup/hie
 as_user ansible-config dump --only-changed > "$work/config.txt"
 cat "$work/config.txt"
 grep -qx "CALLBACKS_ENABLED($project/ansible.cfg) = \['strata.hier.preload'\]" "$work/config.txt"
-grep -qx "INVENTORY_ENABLED($project/ansible.cfg) = \['strata.hier.hier'\]" "$work/config.txt"
+grep -qx "INVENTORY_ENABLED($project/ansible.cfg) = \['strata.hier.hier', 'host_list'\]" "$work/config.txt"
 grep -qx "INVENTORY_ANY_UNPARSED_IS_FAILED($project/ansible.cfg) = True" "$work/config.txt"
 
 # broken_config TEXT MESSAGE: with TEXT as its hier.yml the README's play fails (exit 1) with one error, MESSAGE,
@@ -142,11 +142,19 @@ for said in "5 constraint violations" \
         { echo "ansible-inventory does not say: $said"; exit 1; }
 done
 rc=0
-in_guarded env ANSIBLE_INVENTORY_ENABLED=host_list ansible-playbook -i localhost, strata.hier.check > "$work/check.txt" 2>&1 || rc=$?
+in_guarded ansible-playbook -i localhost, strata.hier.check > "$work/check.txt" 2>&1 || rc=$?
 cat "$work/check.txt"
 [[ $rc -eq 2 ]] || { echo "strata.hier.check exited $rc, not 2 (a failed task)"; exit 1; }
 grep -qF 'strata.hier.check: 5 error findings (see check/check.txt)' "$work/check.txt"
 grep -qF 'strata.hier check: 5 findings (5 errors, 0 warnings) on 2 hosts checked, 0 nodes not checked: failed' "$work/check.txt"
+# the README shows check.txt as the check prints it
+python - "$root/README.md" "$guarded/check/check.txt" <<'PY'
+import sys
+readme, printed = open(sys.argv[1]).read(), open(sys.argv[2]).read().splitlines()
+block = readme[readme.index('ansible-playbook -i localhost, strata.hier.check'):]
+shown = [line[2:] for line in block[:block.index('```')].splitlines()[1:]]
+assert shown == printed, (shown, printed)
+PY
 python - "$guarded/check/check.json" "$guarded/check/check.sarif" <<'PY'
 import json, sys
 report, log = (json.load(open(path)) for path in sys.argv[1:3])
