@@ -258,7 +258,10 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if use_cache else None
         hosts = self._read_cache(path, fingerprint) if use_cache and cache else None
         if hosts is None:
-            hosts, self._level_warnings = self._merge_nodes(source, options)
+            try:
+                hosts, self._level_warnings = self._merge_nodes(source, options)
+            except MergeError as exc:   # the core's own errors (Hiera's) name no source
+                raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, to_native(exc))) from exc
             if use_cache and not self._holds_decrypted_data(hosts, path):
                 self._write_cache(path, {'format': CACHE_FORMAT, 'fingerprint': fingerprint, 'hosts': hosts,
                                          'levels': self._level_warnings})

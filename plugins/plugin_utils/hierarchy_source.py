@@ -12,8 +12,6 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ansible_collections.strata.hier.plugins.plugin_utils.source import Answer, HostView, NodeOptions, Source, origin_lines
 from ansible_collections.strata.hier.plugins.plugin_utils.config import load_config
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import Hierarchy, Resolution
-from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import merged_host_vars
-from ansible_collections.strata.hier.plugins.plugin_utils.nodes import named_nodes
 from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import strict_hint
 
 
@@ -37,6 +35,7 @@ class HierarchySource(Source):
               refuse: Callable[[str], None]) -> Dict[str, Tuple[Dict[str, Any], str]]:
         """The configuration's ``nodes`` files (options.nodes is for configurations without them), each labelled
         by its file for messages."""
+        from ansible_collections.strata.hier.plugins.plugin_utils.nodes import named_nodes     # the inventory's
         hosts = {}
         for name, (node_file, data) in named_nodes(self.hierarchy.nodes(), refuse).items():
             variables = dict(data) if isinstance(data, Mapping) else {}
@@ -74,6 +73,8 @@ class HierarchyHostView(HostView):
     def host_vars(self, warn: Callable[[str], None], provenance: bool = False,
                   wanted: Optional[Callable[[str], bool]] = None, allowed: Any = frozenset(),
                   findings: Optional[List[Dict[str, Any]]] = None, separator: str = '__') -> Dict[str, Any]:
+        # loaded by the inventory and vars plugins, not by a lookup in a forked worker
+        from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import merged_host_vars
         return merged_host_vars(self._hierarchy, self._variables, self._expansions, warn, provenance, wanted, allowed,
                                 findings)
 
