@@ -32,7 +32,16 @@ KINDS: Tuple[Tuple[Callable[[str], bool], str, str], ...] = (
 """(does this kind read the file, the plugin_utils module and class of its Source): the first that claims a file
 reads it. A module loads only when a configuration of its kind is opened (a play over hier.yml never loads Hiera's)."""
 
+PRELOADED = ('hierarchy_source',)
+"""The kinds the preload callback loads before ansible-playbook forks its workers (Hiera's stay on demand)."""
+
 _SOURCES: Dict[str, Tuple[int, Any]] = {}
+
+
+def preload() -> None:
+    """Import the Source modules of PRELOADED (the preload callback, in ansible-playbook's main process)."""
+    for module in PRELOADED:
+        _module(module)
 
 
 def get_source(path: str, loader: Any) -> 'Source':
@@ -61,7 +70,11 @@ def per_config_file(cache: Dict[str, Tuple[int, Any]], config_path: str, build: 
 
 def _kind_of(path: str) -> Any:
     module, name = next((module, name) for claims, module, name in KINDS if claims(path))
-    return getattr(importlib.import_module('ansible_collections.strata.hier.plugins.plugin_utils.%s' % module), name)
+    return getattr(_module(module), name)
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module('ansible_collections.strata.hier.plugins.plugin_utils.%s' % name)
 
 
 class NodeOptions:
