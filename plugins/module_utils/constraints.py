@@ -214,9 +214,8 @@ def _type(constraint: Constraint, chain: Sequence[Contribution], where: Where) -
             continue
         for path, message in schema.errors(contribution.value, partial=True):
             seen.add((_unindexed(path), message))
-            found.append(Violation('type', '%s sets %s: %s%s' % (where(contribution), shown_value(contribution.value),
-                                                                  _inside(path), message),
-                                   at=contribution, value=contribution.value))
+            detail = '%s sets %s: %s%s' % (where(contribution), shown_value(contribution.value), _inside(path), message)
+            found.append(Violation('type', detail, at=contribution, value=contribution.value))
     top = _last_set(chain)
     if top is None or chain[-1].merged is ABSENT or top.secret:
         return found
@@ -296,8 +295,8 @@ def _owners(constraint: Constraint, chain: Sequence[Contribution], where: Where)
     found = []
     for contribution in chain:
         if not _owned(contribution, constraint.owners):
-            what = 'knocks it out' if contribution.knocked_out else 'sets %s' % shown_value(contribution.value,
-                                                                                           contribution)
+            shown = shown_value(contribution.value, contribution)
+            what = 'knocks it out' if contribution.knocked_out else 'sets %s' % shown
             found.append(Violation('owners', '%s (level %r) %s; only %s may set it' % (
                 where(contribution), contribution.level, what, ', '.join(constraint.owners)),
                 at=contribution, value=contribution.value))
