@@ -21,6 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.identity import freeze, opaque_identity, shown
+from ansible_collections.strata.hier.plugins.module_utils.levels import from_datum
 from ansible_collections.strata.hier.plugins.module_utils.paths import join_path, split_path
 from ansible_collections.strata.hier.plugins.module_utils.records import Record
 from ansible_collections.strata.hier.plugins.module_utils.schema import Schema
@@ -205,21 +206,21 @@ def violations(constraint: Constraint, chain: Sequence[Contribution], where: Whe
 
 
 def _type(constraint: Constraint, chain: Sequence[Contribution], where: Where) -> List[Violation]:
-    """Each level's contribution (a part of a map merged deep needs no ``required`` key), then the merged value."""
+    """Each level's contribution (a part of a map merged deep needs no ``required`` key), then the merged value:
+    what only the merge breaks (an error a level already has, the same item at another index, is not told twice)."""
     schema, found, seen = constraint.schema, [], set()
     for contribution in chain:
         if contribution.knocked_out or contribution.secret:
             continue
         for path, message in schema.errors(contribution.value, partial=True):
-            seen.add((path, message))
-            found.append(Violation('type', '%s sets %s: %s%s' % (where(contribution), shown_value(contribution.value),
-                                                                  _inside(path), message),
-                                   at=contribution, value=contribution.value))
+            seen.add((_unindexed(path), message))
+            detail = '%s sets %s: %s%s' % (where(contribution), shown_value(contribution.value), _inside(path), message)
+            found.append(Violation('type', detail, at=contribution, value=contribution.value))
     top = _last_set(chain)
     if top is None or chain[-1].merged is ABSENT or top.secret:
         return found
     for path, message in schema.errors(chain[-1].merged):
-        if (path, message) not in seen:
+        if (_unindexed(path), message) not in seen:
             found.append(Violation('type', 'the merged value %s: %s%s (its most specific level: %s)'
                                    % (shown_value(chain[-1].merged), _inside(path), message, where(top)),
                                    at=top, value=chain[-1].merged))
@@ -294,8 +295,8 @@ def _owners(constraint: Constraint, chain: Sequence[Contribution], where: Where)
     found = []
     for contribution in chain:
         if not _owned(contribution, constraint.owners):
-            what = 'knocks it out' if contribution.knocked_out else 'sets %s' % shown_value(contribution.value,
-                                                                                           contribution)
+            shown = shown_value(contribution.value, contribution)
+            what = 'knocks it out' if contribution.knocked_out else 'sets %s' % shown
             found.append(Violation('owners', '%s (level %r) %s; only %s may set it' % (
                 where(contribution), contribution.level, what, ', '.join(constraint.owners)),
                 at=contribution, value=contribution.value))
@@ -303,8 +304,10 @@ def _owners(constraint: Constraint, chain: Sequence[Contribution], where: Where)
 
 
 def _owned(contribution: Contribution, owners: Sequence[str]) -> bool:
+    """A level named as written, or as strata.hier reads it (Datum's ``Roles\\$($Node.Role)`` as ``Roles/%{Role}``)."""
     level = contribution.level.split(' [', 1)[0]      # a mapped level's path shows its item after the template
-    return any(owner in (contribution.level, level) or
+    levels = {contribution.level, level, from_datum(contribution.level), from_datum(level)}
+    return any(owner in levels or from_datum(owner) in levels or
                (contribution.file is not None and fnmatch.fnmatchcase(contribution.file, owner)) for owner in owners)
 
 
@@ -384,6 +387,11 @@ def _plain_leaf(value: Any) -> Optional[Any]:
     if isinstance(value, list):
         return next((leaf for leaf in map(_plain_leaf, value) if leaf is not None), None)
     return None if value is None or opaque_identity(value) is not None else value
+
+
+def _unindexed(path: Tuple[Any, ...]) -> Tuple[Any, ...]:
+    """A path inside a value with its list indexes left out: merging moves list items."""
+    return tuple(part for part in path if not isinstance(part, int))
 
 
 def _inside(path: Tuple[Any, ...]) -> str:

@@ -34,12 +34,19 @@ def check_node(hierarchy: Any, expansions: Sequence[Any], host: Any,
     if not constraints:
         return []
     findings = []
+    written, tops = _written_levels(hierarchy.config), _TopLevels(hierarchy, expansions)
     for segments, applying in _constrained_paths(hierarchy, expansions, keys):
-        chain = _Chain(hierarchy, expansions, segments)
+        chain = _Chain(hierarchy, expansions, segments, written, tops)
         for constraint in applying:
             for violation in violations(constraint, chain.contributions, chain.where):
                 findings.append(_finding(hierarchy, host, segments, constraint, violation, chain))
     return findings
+
+
+def _written_levels(config: Any) -> Dict[str, str]:
+    """Each level as read -> as the configuration writes it (Datum's ``Roles\\$($Node.Role)``): what ``owners``
+    names and a message shows."""
+    return dict(zip((str(level) for level in config.levels), config.written_levels))
 
 
 def _constrained_paths(hierarchy: Any, expansions: Sequence[Any],
@@ -61,31 +68,73 @@ def _constrained_paths(hierarchy: Any, expansions: Sequence[Any],
     return list(paths.values())
 
 
+class _TopLevels:
+    """A node's levels of each top-level key (Hierarchy.path_levels), read once for all the paths under it."""
+
+    def __init__(self, hierarchy: Any, expansions: Sequence[Any]) -> None:
+        self._hierarchy, self._expansions = hierarchy, expansions
+        self._levels: Dict[Any, List[Any]] = {}
+
+    def levels(self, key: Any) -> List[Any]:
+        folded = self._hierarchy.config.rules.fold(key)
+        found = self._levels.get(folded)
+        if found is None:
+            found = self._levels[folded] = self._hierarchy.path_levels(self._expansions, (key,))
+        return found
+
+
+class _Marker:
+    """Where a level knocks out a map holding the path, or the path inside its map: the marker's keys in the file."""
+
+    __slots__ = ('file', 'shown_file', 'keys', 'vaulted')
+
+    def __init__(self, level: Any, keys: List[Any]) -> None:
+        self.file, self.shown_file, self.keys, self.vaulted = level.file, level.shown_file, keys, level.vaulted
+
+
 class _Chain:
     """The levels of a node that set one path (or knock it out), least specific first, and their lines."""
 
-    def __init__(self, hierarchy: Any, expansions: Sequence[Any], segments: Tuple[Any, ...]) -> None:
-        self._hierarchy, self._segments = hierarchy, segments
+    def __init__(self, hierarchy: Any, expansions: Sequence[Any], segments: Tuple[Any, ...],
+                 written: Dict[str, str], tops: _TopLevels) -> None:
+        self._hierarchy, self._segments, self._written = hierarchy, segments, written
         self._lines: Dict[int, str] = {}
-        self.contributions = self._contributions(hierarchy.path_levels(expansions, segments))
+        levels = hierarchy.path_levels(expansions, segments)
+        self.contributions = self._contributions(levels, self._knockouts(levels, tops))
 
-    def _contributions(self, levels: List[Any]) -> List[Contribution]:
-        """``levels``: Hierarchy.path_levels, most specific first; merged values take each knockout into account."""
+    def _contributions(self, levels: List[Any], knocks: List[Any]) -> List[Contribution]:
+        """``levels``: Hierarchy.path_levels, most specific first; ``knocks``: each level's knockout marker of the
+        path (None: it knocks nothing out); merged values take each knockout into account."""
         values = [level.value for level in levels]
         contributions = []
-        for index, level in enumerate(levels):
-            if level.value is None and not level.knocked_out:
+        for index, (level, knock) in enumerate(zip(levels, knocks)):
+            if level.value is None and knock is None:
                 continue
+            place = knock or level
             contributions.append(Contribution(
-                level=level.level, file=level.shown_file, value=level.written, markers=level.markers,
-                merged=ABSENT if level.knocked_out else self._merged(values, levels, index),
-                knocked_out=level.knocked_out, secret=level.vaulted, place=level))
+                level=self._written.get(level.level, level.level), file=place.shown_file,
+                value=None if knock is not None else level.written, markers=level.markers,
+                merged=ABSENT if knock is not None else self._merged(values, knocks, index),
+                knocked_out=knock is not None, secret=place.vaulted, place=place))
         contributions.reverse()
         return contributions
 
-    def _merged(self, values: List[Any], levels: List[Any], index: int) -> Any:
+    def _knockouts(self, levels: List[Any], tops: _TopLevels) -> List[Any]:
+        """Per level, the place of its knockout of the path, or None. A marker of a nested key is read with the
+        prefix of the map holding it, as the merge reads it (path_levels reads it with the path's own rule)."""
+        if len(self._segments) < 2:
+            return [level if level.knocked_out else None for level in levels]
+        prefixes = _marker_prefixes(self._hierarchy.config.rules, self._segments)
+        fold = self._hierarchy.config.rules.fold if self._hierarchy.config.case_insensitive_keys else None
+        knocks = []
+        for level, top in zip(levels, tops.levels(self._segments[0])):
+            knock = top if top.knocked_out else _marker_in(top, self._segments, prefixes, fold)
+            knocks.append(knock or (level if level.knocked_out else None))
+        return knocks
+
+    def _merged(self, values: List[Any], knocks: List[Any], index: int) -> Any:
         """The path merged from level ``index`` down to (not through) the next knockout below it."""
-        end = next((below for below in range(index + 1, len(levels)) if levels[below].knocked_out), len(levels))
+        end = next((below for below in range(index + 1, len(knocks)) if knocks[below] is not None), len(knocks))
         try:
             return merge_layers(values[index:end], self._hierarchy.config.rules, self._segments).value
         except MergeError:
@@ -99,6 +148,49 @@ class _Chain:
             line = self._hierarchy.positions().position(level.file, level.keys)[0] if level.keys else None
             shown = self._lines[id(level)] = '%s:%d' % (level.shown_file, line) if line else level.shown_file
         return shown
+
+
+def _marker_prefixes(rules: Any, segments: Tuple[Any, ...]) -> List[Optional[str]]:
+    """The knockout prefix of the map holding ``segments[depth]``, for each depth from 1, as the merge applies it
+    (MapMerger._child_rule): the map's own rule, else its parent's strategy under deep, else none (a map under hash
+    or MostSpecific is taken whole, its markers unread)."""
+    prefixes: List[Optional[str]] = []
+    strategy = None
+    for depth in range(1, len(segments)):
+        explicit = rules.explicit(segments[:depth])
+        if explicit is not None:
+            strategy = explicit[0]
+        elif depth == 1:
+            strategy = rules.default[0]
+        elif strategy is not None and not strategy.maps.recurses:
+            strategy = None
+        prefixes.append(strategy.maps.knockout_prefix if strategy is not None else None)
+    return prefixes
+
+
+def _marker_in(top: Any, segments: Tuple[Any, ...], prefixes: List[Optional[str]],
+               fold: Optional[Callable[[Any], Any]]) -> Optional[_Marker]:
+    """The marker in a level's value of ``segments[0]`` (``top``) that knocks out ``segments`` or a map holding it."""
+    value, keys = top.value, list(top.keys)
+    for depth in range(1, len(segments)):
+        if not isinstance(value, Mapping):
+            return None
+        prefix, key = prefixes[depth - 1], segments[depth]
+        if fold is None:
+            marker = prefix + key if prefix else None
+            if marker is not None and marker in value:
+                return _Marker(top, keys + [marker])
+            written = key if key in value else None
+        else:
+            marker = next((name for name in value if isinstance(name, str) and prefix and name.startswith(prefix)
+                           and fold(name[len(prefix):]) == fold(key)), None)
+            if marker is not None:
+                return _Marker(top, keys + [marker])
+            written = next((name for name in value if isinstance(name, str) and fold(name) == fold(key)), None)
+        if written is None:
+            return None
+        value, keys = value[written], keys + [written]
+    return None
 
 
 def _finding(hierarchy: Any, host: Any, segments: Tuple[Any, ...], constraint: Constraint, violation: Violation,

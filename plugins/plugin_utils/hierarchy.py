@@ -235,14 +235,15 @@ class Hierarchy:
     def data_paths(self, expansions: Sequence[Expansion], keys: Optional[Any], limit: int) -> List[Tuple[Any, ...]]:
         """Every key path of the maps under the levels' top-level keys (those in ``keys``, folded; None: all)."""
         from ansible_collections.strata.hier.plugins.plugin_utils.walk import map_paths
-        fold, paths = self.config.rules.fold, {}
+        fold, paths, prefixes = self.config.rules.fold, {}, tuple(self._prefixes())
         for expansion in expansions:
             document = self._store.get(expansion.path).value if expansion.path is not None else None
             if isinstance(document, Mapping):
                 for key, value in document.items():
                     if isinstance(key, str) and (keys is None or fold(key) in keys):
                         for path in map_paths(value, (key,), limit):
-                            paths.setdefault(tuple(fold(part) for part in path), path)
+                            if not (prefixes and any(str(part).startswith(prefixes) for part in path)):  # markers
+                                paths.setdefault(tuple(fold(part) for part in path), path)
         return list(paths.values())
 
     def constraint_position(self, name: str) -> Dict[str, Any]:

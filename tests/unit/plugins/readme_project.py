@@ -31,6 +31,7 @@ def write(root, files):
         with open(path, 'w') as stream:
             stream.write(text)
 
+
 GUARDED_FILES = dict(
     README_FILES,
     **{'hier.yml': README_FILES['hier.yml'] + (
@@ -43,8 +44,8 @@ GUARDED_FILES = dict(
         '  db_password: {vault: required}           # never in plain text\n'
         '  ntp/servers: {owners: [common]}          # only the common level picks time servers\n'),
        'data/common.yml': README_FILES['data/common.yml'] + 'session_timeout: 900\n',
-       'data/roles/web.yml': README_FILES['data/roles/web.yml'] + 'session_timeout: 1800\nntp:\n'
-                             '  servers: [time.example.com]\n',
+       'data/roles/web.yml': README_FILES['data/roles/web.yml'] + (
+           'session_timeout: 1800\nntp:\n  servers: [time.example.com]\n'),
        'data/roles/db.yml': README_FILES['data/roles/db.yml'] + 'db_password: hunter2\n'})
 """The first project with the README's constraints and the five violations its guardrails section seeds."""
 WEB01 = {'inventory_hostname': 'web01', 'NodeName': 'web01', 'Role': 'web'}
