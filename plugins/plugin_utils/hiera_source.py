@@ -188,19 +188,34 @@ class HieraHostView(HostView):
     def __init__(self, hiera: HieraSource, variables: Mapping, strict: bool) -> None:
         self._source, self._variables = hiera, variables
         self.host = variables.get('inventory_hostname')
-        undefined = hiera.engine(variables).undefined_levels()
-        if strict and undefined:
-            from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import undefined_error
-            raise undefined_error(self.host, undefined, partial(level_position, hiera))
-        self.undefined = self.unfilled = undefined      # Hiera reads such a path with the variable empty
+        self._engine: Optional[HieraLookup] = None
         self.identity = None        # data interpolates facts: no two hosts are known to answer alike
+        if strict and self.undefined:
+            from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import undefined_error
+            raise undefined_error(self.host, self.undefined, partial(level_position, hiera))
+
+    @property
+    def undefined(self) -> Dict[int, Tuple[str, ...]]:      # type: ignore[override]
+        """Hiera reads a path naming a variable the host does not have with the variable empty."""
+        return self.engine().undefined_levels()
+
+    unfilled = undefined
+
+    def engine(self, explain: bool = False, provenance: bool = False) -> HieraLookup:
+        """The host's engine, shared by its plain lookups (the levels resolved once); explain and provenance get
+        one of their own, as they report on one lookup."""
+        if explain or provenance:
+            return self._source.engine(self._variables, explain=explain, provenance=provenance)
+        if self._engine is None:
+            self._engine = self._source.engine(self._variables)
+        return self._engine
 
     def lookup(self, key: str, merge: Any = None, explain: bool = False, provenance: bool = False) -> Answer:
-        return self._answer(self._source.engine(self._variables, explain=explain, provenance=provenance), key, merge)
+        return self._answer(self.engine(explain, provenance), key, merge)
 
     def whole(self, provenance: bool = False) -> Dict[str, Answer]:
         """Every root key of the host's data files, looked up with its own lookup_options."""
-        engine = self._source.engine(self._variables, provenance=provenance)
+        engine = self.engine(provenance=provenance)
         answers = {}
         for key in engine.data_keys():
             if isinstance(key, str):
@@ -230,8 +245,7 @@ class HieraHostView(HostView):
         def explain() -> Dict[str, Any]:
             return {'key': key, 'found': found, 'value': shown, 'explain': explained}
         return Answer(key, value, found, engine.trace.rule if engine.trace else None, records,
-                             engine.warnings[warned:], engine.sensitive, explain, lambda: origin_lines(records),
-                             shown=shown)
+                      engine.warnings[warned:], engine.sensitive, explain, lambda: origin_lines(records), shown=shown)
 
 
 def _files_in(folder: str) -> List[str]:

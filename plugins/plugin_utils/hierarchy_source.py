@@ -86,14 +86,13 @@ class HierarchyHostView(HostView):
 
     def _answer(self, resolution: Resolution) -> Answer:
         return Answer(resolution.key, resolution.value, resolution.found, resolution.rule, resolution.records,
-                             resolution.warnings, resolution.vaulted, resolution.explain,
-                             lambda: _trace(resolution, self.host))
+                      resolution.warnings, resolution.vaulted, resolution.explain, lambda: _trace(resolution, self.host))
 
 
 def _trace(resolution: Resolution, host: Optional[str]) -> List[str]:
     """-vvv: the rule, one line per level (LEVEL STATE WHERE [WHY], each word said once), then the origins."""
-    lines = ['strata.hier.hier %s %s: rule %r, strategy %s' % (host or '(no host)', resolution.key, resolution.rule,
-                                              resolution.strategy.name)]
+    lines = ['strata.hier.hier %s %s: rule %r, strategy %s'
+             % (host or '(no host)', resolution.key, resolution.rule, resolution.strategy.name)]
     for level in resolution.levels:
         reason = level['reason']
         if level['skipped']:
