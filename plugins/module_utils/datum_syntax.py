@@ -17,11 +17,12 @@ HEADER, FOOTER = '[x=', '=]'
 
 def handler_content(text: str) -> Optional[Tuple[str, str]]:
     """(content, text outside) of an InvokeCommand handler, as Datum's regex ``\\[x=(?<Content>...)=\\]`` (ignoring
-    case) takes it: from the first ``[x=`` to the last ``=]`` after it; None when the text holds none."""
+    case) takes it: from the first ``[x=`` to the last ``=]`` after it, holding at least one character; None when the
+    text holds none (``[x==]`` is none: its ``=`` cannot be both the header's and the footer's)."""
     lowered = text.lower()
     start = lowered.find(HEADER)
     end = lowered.rfind(FOOTER)
-    if start < 0 or end < start + len(HEADER):
+    if start < 0 or end <= start + len(HEADER):
         return None
     return text[start + len(HEADER):end], text[:start] + text[end + len(FOOTER):]
 

@@ -20,7 +20,7 @@ def readme_additions():
     with open(os.path.join(ROOT, 'README.md'), encoding='utf-8') as stream:
         text = stream.read()
     section = text[text.index('### Guardrails'):text.index('### Where to go next')]
-    return {name: body for name, body in ADDED.findall(section)}
+    return dict(ADDED.findall(section))
 
 
 def without_comments(text):

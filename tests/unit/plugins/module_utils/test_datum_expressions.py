@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from ansible_collections.strata.hier.plugins.module_utils.datum_expressions import (
     ExpressionError, Reference, SourceFile, Template, evaluate, parse, source_file,
@@ -84,6 +84,7 @@ def test_maps_and_lists_are_not_written_into_strings():
 
 
 @given(st.text(alphabet='[x=]{} X\n$"', max_size=14))
+@example('[X==]')     # found by this test: an empty content is no handler
 def test_handlers_are_found_where_datum_finds_them(text):
     match = INVOKE_COMMAND.search(text)
     found = handler_content(text)

@@ -229,10 +229,10 @@ def test_enforce_warns_of_warn_findings_and_raises_every_error_at_once(tmp_path)
 
 # ---- the plugins
 
-def lookup(config, *terms, variables=DB01):
+def lookup(config, *terms, variables=None):
     loader = DataLoader()
     plugin = lookup_loader.get('strata.hier.hier', loader=loader, templar=Templar(loader=loader))
-    return plugin.run(list(terms), dict(variables), config=config)
+    return plugin.run(list(terms), dict(DB01 if variables is None else variables), config=config)
 
 
 def test_the_lookup_raises_an_error_finding_of_the_keys_it_reads_naming_both_lines(tmp_path):
