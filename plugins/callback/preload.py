@@ -40,6 +40,7 @@ from ansible.plugins.callback import CallbackBase
 from ansible.plugins.loader import lookup_loader
 
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
+from ansible_collections.strata.hier.plugins.plugin_utils.source import preload
 
 
 class CallbackModule(CallbackBase):
@@ -53,5 +54,6 @@ class CallbackModule(CallbackBase):
     def v2_playbook_on_start(self, playbook):
         # Loading through the plugin loader also registers the lookup's option definitions, as a worker would.
         lookup_loader.get('strata.hier.hier')
+        preload()       # the Source of hier.yml and Datum.yml, which the lookup loads on its first call
         # the helpers just loaded here without bytecode to keep: named once, before any worker loads them again
         bytecode.warn_uncached(self._display.warning)

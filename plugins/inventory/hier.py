@@ -171,7 +171,6 @@ compose:
 import os
 import re
 from collections.abc import Mapping
-from functools import partial
 
 from ansible import constants as C
 from ansible.errors import AnsibleError, AnsibleParserError
@@ -186,21 +185,20 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import (
-    hierarchy_config_path, is_hiera_config_file, resolve_option_path,
+    hierarchy_config_path, resolve_option_path,
 )
-from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import enforce
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import (
-    OWN_VARIABLES, allowed_names, merged_host_vars, variable_problem,
+    OWN_VARIABLES, allowed_names, variable_problem,
 )
-from ansible_collections.strata.hier.plugins.plugin_utils.nodes import named_nodes, name_problem
+from ansible_collections.strata.hier.plugins.plugin_utils.nodes import name_problem
 from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import (
     option_problems, unknown_options_text,
 )
+from ansible_collections.strata.hier.plugins.plugin_utils.source import NodeOptions, open_source
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import (
-    UndefinedLevelError, UndefinedLevels, strict_hint, undefined_error,
+    UndefinedLevelError, UndefinedLevels,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
@@ -253,15 +251,17 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         except ConfigError as exc:
             raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, to_native(exc))) from exc
         config = hierarchy_config_path(self, os.path.dirname(os.path.abspath(path)))
-        if is_hiera_config_file(config):
-            self._populate(self._hiera_hosts(config, loader, path))
-            return
-        hierarchy = open_hierarchy(config, loader)
+        source = open_source(config, loader)
+        options = self._node_options(path)
         use_cache = self.get_option('cache') and self._cache_usable
-        fingerprint = hierarchy.fingerprint([config, path]) if use_cache else None
+        fingerprint = source.fingerprint([config, path] + ([options.facts_dir] if options.facts_dir else [])) \
+            if use_cache else None
         hosts = self._read_cache(path, fingerprint) if use_cache and cache else None
         if hosts is None:
-            hosts, self._level_warnings = self._merge_nodes(hierarchy)
+            try:
+                hosts, self._level_warnings = self._merge_nodes(source, options)
+            except MergeError as exc:   # the core's own errors (Hiera's) name no source
+                raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, to_native(exc))) from exc
             if use_cache and not self._holds_decrypted_data(hosts, path):
                 self._write_cache(path, {'format': CACHE_FORMAT, 'fingerprint': fingerprint, 'hosts': hosts,
                                          'levels': self._level_warnings})
@@ -269,47 +269,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             self.display.warning('strata.hier.hier: %s' % warning)
         self._populate(hosts)
 
-    def _hiera_hosts(self, config, loader, path):
-        """A Puppet hiera.yaml: a host per file of O(nodes), its whole data (every key of its levels, each looked
-        up as puppet lookup does) as variables; the facts come from O(facts) and O(facts_dir) (docs/hiera.md)."""
-        if self.get_option('cache'):
-            self.display.warning('strata.hier.hier: %s: a hiera.yaml source is not cached (not supported yet)' % path)
-        if not self.get_option('nodes'):
-            raise AnsibleParserError('strata.hier.hier: %s: a hiera.yaml source needs nodes, a glob of node files '
-                                     'relative to the hiera.yaml (such as data/nodes/*.yaml)' % path)
-        # Hiera's modules load only for a hiera.yaml source
-        from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import (
-            fresh_hiera_source, level_position, node_facts, node_names, whole_node,
-        )
-        facts_dir = resolve_option_path(self, 'facts_dir', os.path.dirname(os.path.abspath(path)))
-        hosts = {}
-        levels = UndefinedLevels()
-        try:
-            source = fresh_hiera_source(config, loader)
-            position = partial(level_position, source)
-            for name in node_names(source, self.get_option('nodes')):
-                problem = name_problem(name)
-                if problem:
-                    self._refuse_node('%s: node %r: %s' % (path, name, problem))
-                    continue
-                variables = node_facts(name, facts_dir, self.get_option('facts'), loader)
-                hosts[name] = whole_node(source, variables, self.get_option('namespace_separator'),
-                                         self.get_option('provenance'), self._allowed, self.display.warning,
-                                         partial(self._hiera_levels, levels, name, position))
-        except MergeError as exc:
-            raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, to_native(exc))) from exc
-        for warning in levels.warnings(position, 'Hiera reads its paths with it empty',
-                                       'strict_levels: true in the inventory source makes an undefined level '
-                                       'variable an error'):
-            self.display.warning('strata.hier.hier: %s' % warning)
-        return hosts
-
-    def _hiera_levels(self, levels, name, position, undefined):
-        """A hiera.yaml node's levels that name variables it does not have: an error with strict_levels, else noted
-        for the warning about levels no node fills."""
-        if undefined and self.get_option('strict_levels'):
-            raise undefined_error(name, undefined, position)
-        levels.add(undefined)
+    def _node_options(self, path):
+        folder = os.path.dirname(os.path.abspath(path))
+        return NodeOptions(path, nodes=self.get_option('nodes'), facts=self.get_option('facts'),
+                           facts_dir=resolve_option_path(self, 'facts_dir', folder),
+                           separator=self.get_option('namespace_separator'),
+                           strict_levels=self.get_option('strict_levels') or None)
 
     def _read_source(self, path):
         """The source's options; a cache plugin that cannot start (a folder it cannot create) leaves the cache off."""
@@ -388,35 +353,32 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             name, problem = wrong[0]
             raise AnsibleParserError('strata.hier.hier: %s: %s' % (key_position(path, [name]), problem))
 
-    def _merge_nodes(self, hierarchy):
-        """Host name -> merged variables (and provenance), for every node file with a usable, unique name; and the
+    def _merge_nodes(self, source, options):
+        """Host name -> merged variables (and provenance), for every node with a usable, unique name; and the
         warnings about levels that undefined variables left without data for every node."""
         hosts, findings = {}, []
         levels = UndefinedLevels()
-        for name, (node_file, data) in named_nodes(hierarchy.nodes(), self._refuse_node).items():
-            variables = dict(data) if isinstance(data, Mapping) else {}
-            variables['inventory_hostname'] = name
+        for name, (variables, label) in source.nodes(options, self._refuse_node).items():
             try:
-                expansions = hierarchy.expand_levels(variables, strict=self.get_option('strict_levels') or None)
+                view = source.for_host(variables, strict=options.strict_levels)
             except UndefinedLevelError:     # strict_levels: the configuration's problem, not one node's
                 raise
             except HierarchyError as exc:   # the node's own variables: a level path out of datadir, a map, a secret
-                self._refuse_node('%s: %s' % (node_file, exc))
+                self._refuse_node('%s: %s' % (label, exc))
                 continue
-            levels.add(expansions.unfilled)
-            hosts[name] = self._host_vars(hierarchy, variables, expansions, findings)
-        enforce(findings, self.display.warning, HierarchyError)      # every host's violations in one error
-        return hosts, levels.warnings(hierarchy.level_position, 'the level is skipped',
-                                      strict_hint(hierarchy.config, inventory=True))
+            levels.add(view.unfilled)
+            hosts[name] = view.host_vars(self.display.warning, self.get_option('provenance'), allowed=self._allowed,
+                                         findings=findings, separator=options.separator)
+        if findings:    # every host's violations in one error
+            from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import enforce
+            enforce(findings, self.display.warning, HierarchyError)
+        return hosts, levels.warnings(source.level_position, source.undefined_effect,
+                                      source.strict_hint(inventory=True))
 
     def _refuse_node(self, problem):
         if self.get_option('strict'):
             raise AnsibleParserError('strata.hier.hier: %s' % problem)
         self.display.warning('strata.hier.hier: %s; the node is skipped (strict: true makes this an error)' % problem)
-
-    def _host_vars(self, hierarchy, variables, expansions, findings):
-        return merged_host_vars(hierarchy, variables, expansions, self.display.warning, self.get_option('provenance'),
-                                allowed=self._allowed, findings=findings)
 
     def _populate(self, hosts):
         strict = self.get_option('strict')

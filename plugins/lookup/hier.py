@@ -108,7 +108,9 @@ options:
         lookup would) instead of O(_terms), which must then be empty; returns one map, key -> value, or with
         O(provenance) C({value, provenance}) where C(provenance) covers every key.
       - What the P(strata.hier.rsop#role) role and the C(strata.hier.blame) playbook ask when the inventory carries no
-        provenance. Not for a C(hiera.yaml), whose keys Hiera cannot list.
+        provenance. For a C(hiera.yaml), every root key of the host's data files (C(lookup_options) aside), each
+        looked up as C(puppet lookup) would, named as in the data (C(profile::ntp::servers)), as the inventory
+        plugin gives them.
     type: bool
     default: false
     version_added: 1.1.0
@@ -186,7 +188,6 @@ _raw:
 
 import os
 from collections.abc import Mapping
-from functools import partial
 
 from ansible.errors import AnsibleLookupError, AnsibleUndefinedVariable
 from ansible.module_utils.common.text.converters import to_native
@@ -195,7 +196,7 @@ from ansible.utils.display import Display
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraNotFound, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     DATA_TAGGING, CompleteMessage, decrypted, is_vault_value, not_templates, origin_tagged, plain, plain_scalar,
@@ -203,16 +204,16 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import (
-    hierarchy_config_path, is_hiera_config_file, resolve_option_path,
+    hierarchy_config_path, resolve_option_path,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.discovery import discover_config
 from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import in_group_precedence
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import open_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import (
     LOOKUP_CALL_ARGUMENTS, adopt_own_definitions, option_problems, own_definitions, register_own_definitions,
     unknown_options_text,
 )
+from ansible_collections.strata.hier.plugins.plugin_utils.source import open_source
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import skipped_for_host
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
@@ -237,116 +238,67 @@ class LookupModule(LookupBase):
 
     def _run(self, terms, variables, kwargs):
         config_path = self._config_path(kwargs, variables)
-        if self.get_option('whole_node'):
-            _check_whole_node(terms, config_path)
-        if is_hiera_config_file(config_path):
-            return self._run_hiera(config_path, terms, variables, kwargs)
-        hierarchy = open_hierarchy(config_path, self._loader)
-        expansions = hierarchy.expand_levels(in_group_precedence(variables), self._fetch)
+        if self.get_option('whole_node') and terms:
+            raise _LookupError('strata.hier.hier: whole_node=true looks up every key of the host: give no key (%s)'
+                               % ', '.join(repr(term) for term in terms))
+        source = open_source(config_path, self._loader)
+        view = source.for_host(in_group_precedence(variables), self._fetch)
         if display.verbosity >= 1:
-            _say_undefined(variables.get('inventory_hostname'), expansions.undefined, hierarchy.level_position,
-                           'the level is skipped')
-        if hierarchy.config.constraints:       # checked on the keys the lookup reads (constraint_check.py)
-            from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import check_node, enforce
-            keys = None if self.get_option('whole_node') else [split_path(term)[0] for term in terms if split_path(term)]
-            enforce(check_node(hierarchy, expansions, variables.get('inventory_hostname'), keys), display.warning,
-                    HierarchyError)
+            _say_undefined(view.host, view.undefined, source.level_position, source.undefined_effect)
+        # the constraints under the keys the lookup reads (constraint_check.py)
+        findings = view.check(None if self.get_option('whole_node') else
+                              [split_path(term)[0] for term in terms if split_path(term)])
+        if findings:
+            from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import enforce
+            enforce(findings, display.warning, HierarchyError)
         if self.get_option('whole_node'):
-            return [self._whole_node(hierarchy, variables, expansions)]
-        return [self._term(hierarchy, term, variables, expansions, kwargs, config_path) for term in terms]
+            return [self._whole_node(view)]
+        return [self._term(view, term, kwargs, config_path) for term in terms]
 
-    def _term(self, hierarchy, term, variables, expansions, kwargs, config_path):
-        """One term of a hier.yml or Datum.yml lookup: its value, or its explain or provenance report."""
+    def _term(self, view, term, kwargs, config_path):
+        """One term: its value, or its explain or provenance report."""
         provenance = self.get_option('provenance') or display.verbosity >= 3 or self._origin_tags()
-        resolution = hierarchy.lookup(term, variables, merge=self.get_option('merge'), expansions=expansions,
-                                      explain=self.get_option('explain'), provenance=provenance)
-        self._trace(resolution, variables.get('inventory_hostname'))
-        for warning in resolution.warnings:
-            display.warning('strata.hier.hier %s: %s' % (resolution.key, warning))
+        answer = view.lookup(term, merge=self.get_option('merge'), explain=self.get_option('explain'),
+                             provenance=provenance)
+        if display.verbosity >= 3:
+            for line in answer.trace():
+                display.vvv(line)
+        for warning in answer.warnings:
+            display.warning('strata.hier.hier %s: %s' % (answer.key, warning))
         if self.get_option('explain'):
-            return not_templates(plain(resolution.explain(), wrappers=1), 1)    # the value sits in it
+            return not_templates(plain(answer.explain(), wrappers=1), 1)    # the value sits in it
         if self.get_option('provenance'):
-            return self._with_provenance(resolution, kwargs)
-        answer = self._answer(resolution, kwargs)
-        if resolution.found and self._origin_tags() and not self.get_option('query'):
-            answer = origin_tagged(answer, resolution.records, os.path.dirname(config_path), resolution.key)
-        return answer
+            return self._with_provenance(answer, kwargs, config_path)
+        value = self._answer(answer, kwargs, config_path)
+        if answer.found and self._origin_tags() and not self.get_option('query'):
+            value = origin_tagged(value, answer.records, os.path.dirname(config_path), answer.key)
+        return value
 
     def _origin_tags(self):
         """Origin tags on the answer (2.19+ only: before, Ansible has no tags to carry them)."""
         return DATA_TAGGING and self.get_option('origin_tags')
 
-    def _with_provenance(self, resolution, kwargs):
-        """{key, value, rule, provenance}; the value as explain gives it (vault values kept encrypted, no query or
-        render), the default for a key found nowhere."""
-        value = resolution.value if resolution.found else self._answer(resolution, kwargs)
-        answer = {'key': resolution.key, 'value': value, 'rule': resolution.rule,
-                  'provenance': resolution.records or {}}
-        return not_templates(plain(answer, wrappers=1), 1)
+    def _with_provenance(self, answer, kwargs, config_path):
+        """{key, value, rule, provenance}; the value as reports show it (vault values kept encrypted, a Sensitive
+        value redacted, no query or render), the default for a key found nowhere."""
+        value = answer.shown if answer.found else self._answer(answer, kwargs, config_path)
+        report = {'key': answer.key, 'value': value, 'rule': answer.rule, 'provenance': answer.records or {}}
+        return not_templates(plain(report, wrappers=1), 1)
 
-    def _whole_node(self, hierarchy, variables, expansions):
-        """Every top-level key of the host merged (Hierarchy.resolve_node): key -> value, or with provenance
-        {value, provenance}."""
+    def _whole_node(self, view):
+        """Every top-level key of the host merged: key -> value, or with provenance {value, provenance}."""
         provenance = self.get_option('provenance')
-        resolutions = hierarchy.resolve_node(variables, expansions=expansions, provenance=provenance)
-        host = variables.get('inventory_hostname')
-        for resolution in resolutions.values():
-            for warning in resolution.warnings:
-                display.warning('strata.hier.hier %s %s: %s' % (host or '(no host)', resolution.key, warning))
-        value = {key: resolution.value for key, resolution in resolutions.items()}
+        answers = view.whole(provenance)
+        for answer in answers.values():
+            for warning in answer.warnings:
+                display.warning('strata.hier.hier %s %s: %s' % (view.host or '(no host)', answer.key, warning))
+        value = {key: answer.value for key, answer in answers.items()}
         if not provenance:
             return not_templates(plain(value, wrappers=0))
         records = {}
-        for resolution in resolutions.values():
-            records.update(resolution.records or {})
+        for answer in answers.values():
+            records.update(answer.records or {})
         return not_templates(plain({'value': value, 'provenance': records}, wrappers=1), 1)
-
-    def _run_hiera(self, config_path, terms, variables, kwargs):
-        """A Puppet hiera.yaml (version 5): each term answered as ``puppet lookup`` answers it."""
-        # Hiera's modules load only here: a forked worker of a play that reads no hiera.yaml never compiles them
-        from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import fresh_hiera_source
-        from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import level_position
-        source = fresh_hiera_source(config_path, self._loader)
-        provenance = self.get_option('provenance') or display.verbosity >= 3 or self._origin_tags()
-        results = []
-        for index, term in enumerate(terms):
-            engine = source.engine(variables, explain=self.get_option('explain'), provenance=provenance)
-            if index == 0 and display.verbosity >= 1:
-                _say_undefined(variables.get('inventory_hostname'), engine.undefined_levels(),
-                               partial(level_position, source), 'Hiera reads its paths with it empty')
-            try:
-                value, found = engine.lookup(term, self.get_option('merge')), True
-            except HieraNotFound:
-                value, found = None, False
-            for warning in engine.warnings:
-                display.warning('strata.hier.hier %s: %s' % (term, warning))
-            results.append(self._hiera_answer(source, engine, term, value, found, kwargs, config_path))
-        return results
-
-    def _hiera_answer(self, source, engine, term, value, found, kwargs, config_path):
-        """One term's answer from a Hiera engine: the value, or the explain or provenance report (a value of a
-        Sensitive convert_to is answered, but a report shows it as Puppet does: Sensitive [value redacted])."""
-        from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import provenance_records
-        from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import SENSITIVE_TEXT
-        shown = SENSITIVE_TEXT if found and engine.sensitive else value
-        if self.get_option('explain'):
-            return not_templates(plain({'key': term, 'found': found, 'value': shown, 'explain': engine.explain.text()},
-                                       wrappers=1), 1)
-        if not found and 'default' not in kwargs:
-            raise AnsibleLookupError('strata.hier.hier: %r was found on no level of %s (use explain=true to '
-                                     'see the levels read, or give a default)' % (term, config_path))
-        records = provenance_records(source, engine) if found and engine.trace else {}
-        self._say_origins(records)
-        if self.get_option('provenance'):
-            answer = {'key': term, 'value': shown if found else self.get_option('default'),
-                      'rule': engine.trace.rule if engine.trace else None, 'provenance': records}
-            return not_templates(plain(answer, wrappers=1), 1)
-        if not found:
-            return self.get_option('default')
-        answer = self._answer_value(value)
-        if self._origin_tags() and records and not self.get_option('query'):
-            answer = origin_tagged(answer, records, os.path.dirname(config_path), term)
-        return answer
 
     def _config_path(self, direct, variables):
         """config=, else the first hier.yml, hiera.yaml or Datum.yml beside the playbook or an inventory source,
@@ -374,14 +326,13 @@ class LookupModule(LookupBase):
             raise KeyError(name) from exc
         return _TemplatedMap(value, self) if isinstance(value, Mapping) else value
 
-    def _answer(self, resolution, kwargs):
-        if not resolution.found:
+    def _answer(self, answer, kwargs, config_path):
+        if not answer.found:
             if 'default' not in kwargs:
-                raise AnsibleLookupError('strata.hier.hier: %r was found on no level of the hierarchy '
-                                         '(use explain=true to see the levels read, or give a default)'
-                                         % resolution.key)
+                raise AnsibleLookupError('strata.hier.hier: %r was found on no level of %s (use explain=true to see '
+                                         'the levels read, or give a default)' % (answer.key, config_path))
             return self.get_option('default')
-        return self._answer_value(resolution.value)
+        return self._answer_value(answer.value)
 
     def _answer_value(self, value):
         if self.get_option('query'):
@@ -411,33 +362,6 @@ class LookupModule(LookupBase):
             return self._templar.template(trust_as_template(value))
         return value
 
-    def _trace(self, resolution, host):
-        """-vvv: one line per level, LEVEL STATE WHERE [WHY], each word said once."""
-        if display.verbosity < 3:
-            return
-        display.vvv('strata.hier.hier %s %s: rule %r, strategy %s'
-                    % (host or '(no host)', resolution.key, resolution.rule, resolution.strategy.name))
-        for level in resolution.levels:
-            reason = level['reason']
-            if level['skipped']:
-                state, place = 'skipped', ''
-            elif level['found']:
-                state, place = 'found', level['file'] or level['path']
-                reason = 'whole-file vaulted' if level.get('vaulted') else ''
-            else:
-                state, place = 'not found', level['file'] or level['path']
-                reason = {'not found': '', 'null (not found)': 'null'}.get(reason, reason)
-            line = '  %-40s %-9s %s' % (level['level'], state, place or '')
-            display.vvv(line.rstrip() + ('  (%s)' % reason if reason else ''))
-        self._say_origins(resolution.records)
-
-    def _say_origins(self, records):
-        """-vvv: one line per value with its file and line, then what it shadowed and what knockouts removed."""
-        if records and display.verbosity >= 3:
-            from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import origin_lines
-            for line in origin_lines(records):
-                display.vvv('  ' + line)
-
 
 def _check_options(direct):
     """Ansible ignores a keyword argument the lookup does not define (explian=true) and reads explain='maybe' as
@@ -448,16 +372,6 @@ def _check_options(direct):
         raise _LookupError('strata.hier.hier: %s' % unknown_options_text(unknown, definitions))
     if wrong:
         raise _LookupError('strata.hier.hier: %s' % wrong[0][1])
-
-
-def _check_whole_node(terms, config_path):
-    """whole_node=true takes no key, and needs a configuration whose keys can be listed."""
-    if terms:
-        raise _LookupError('strata.hier.hier: whole_node=true looks up every key of the host: give no key (%s)'
-                           % ', '.join(repr(term) for term in terms))
-    if is_hiera_config_file(config_path):
-        raise _LookupError('strata.hier.hier: whole_node=true needs a hier.yml or Datum.yml; Hiera cannot list the '
-                           'keys of %s' % config_path)
 
 
 def _say_undefined(host, undefined, position, effect):

@@ -60,11 +60,6 @@ class HieraConfig:
     warnings: Tuple[str, ...] = ()
 
 
-def is_hiera_config(data: Any) -> bool:
-    """A hier.yml-style file names its format by ``version: 5`` at the top, as Hiera does."""
-    return isinstance(data, dict) and 'hierarchy' in data and 'version' in data
-
-
 def parse_hiera_config(data: Any, path: str) -> HieraConfig:
     """The configuration ``data`` (the parsed ``path``) stands for, or a HieraConfigError naming file and key."""
     _check_version(data, path)

@@ -26,10 +26,11 @@ reaches a path or an interpolated string.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Mapping
 from functools import partial
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ansible.utils.display import Display
 
@@ -38,11 +39,15 @@ from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
     HieraConfig, inside, parse_hiera_config, ruby_glob,
 )
+from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import SENSITIVE_TEXT
+from ansible_collections.strata.hier.plugins.plugin_utils.source import (
+    Answer, HostView, NodeOptions, Source, get_source, open_source, origin_lines,
+)
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted, whole_file_vaulted
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import per_config_file
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import refused_variable
+from ansible_collections.strata.hier.plugins.plugin_utils.nodes import name_problem
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import Positions, key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
 
@@ -50,8 +55,10 @@ MAGIC_VARIABLES = ('hostvars', 'groups', 'group_names', 'omit', 'playbook_dir', 
                    'environment', 'vars')
 
 
-class HieraSource:
+class HieraSource(Source):
     """One hiera.yaml and the data files it reaches."""
+
+    undefined_effect = 'Hiera reads its paths with it empty'
 
     def __init__(self, path: str, loader: Any) -> None:
         if not os.path.isfile(path):
@@ -134,6 +141,119 @@ class HieraSource:
             if trace.rule_file else None
         at = '%s:%d' % (os.path.relpath(trace.rule_file, self.config.root), line) if line else None
         return {'rule': trace.rule, 'rule_at': at}
+
+    def for_host(self, variables: Mapping, fetch: Optional[Callable] = None,
+                 strict: Optional[bool] = None) -> 'HieraHostView':
+        """A host of the hiera.yaml: its variables as Hiera's facts, used as written (``fetch`` is not needed)."""
+        return HieraHostView(self, variables, bool(strict))
+
+    def nodes(self, options: NodeOptions,
+              refuse: Callable[[str], None]) -> Dict[str, Tuple[Dict[str, Any], str]]:
+        """A host per file of the inventory source's ``nodes`` glob, its facts from ``facts`` and ``facts_dir``."""
+        if not options.nodes:
+            raise ConfigError('%s: a hiera.yaml source needs nodes, a glob of node files relative to the hiera.yaml '
+                              '(such as data/nodes/*.yaml)' % options.source)
+        hosts = {}
+        for name in node_names(self, options.nodes):
+            problem = name_problem(name)
+            if problem:
+                refuse('%s: node %r: %s' % (options.source, name, problem))
+                continue
+            hosts[name] = (node_facts(name, options.facts_dir, options.facts, self.loader), name)
+        return hosts
+
+    def fingerprint(self, paths: Sequence[str]) -> str:
+        """Changes whenever the hiera.yaml, a file of ``paths`` (a folder: every file in it) or a file of a level's
+        data folder changes (the whole repository's folder, for a data folder that interpolates)."""
+        folders = {os.path.join(self.config.root, level.datadir) if '%{' not in level.datadir else self.config.root
+                   for level in self.config.levels}
+        files: List[str] = [self.config.path]
+        for path in list(paths) + sorted(folders):
+            files.extend(_files_in(path) if os.path.isdir(path) else [path])
+        digest = hashlib.sha256()
+        for path in files:
+            digest.update(('%s\0%r\n' % (path, _stat(path))).encode('utf-8', 'surrogateescape'))
+        return digest.hexdigest()
+
+    def level_position(self, index: int) -> str:
+        return level_position(self, index)
+
+    def strict_hint(self, inventory: bool = False) -> str:
+        return 'strict_levels: true in the inventory source makes an undefined level variable an error'
+
+
+class HieraHostView(HostView):
+    """A host of a hiera.yaml: a Hiera engine per lookup, over the host's facts."""
+
+    def __init__(self, hiera: HieraSource, variables: Mapping, strict: bool) -> None:
+        self._source, self._variables = hiera, variables
+        self.host = variables.get('inventory_hostname')
+        self._engine: Optional[HieraLookup] = None
+        self.identity = None        # data interpolates facts: no two hosts are known to answer alike
+        if strict and self.undefined:
+            from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import undefined_error
+            raise undefined_error(self.host, self.undefined, partial(level_position, hiera))
+
+    @property
+    def undefined(self) -> Dict[int, Tuple[str, ...]]:      # type: ignore[override]
+        """Hiera reads a path naming a variable the host does not have with the variable empty."""
+        return self.engine().undefined_levels()
+
+    unfilled = undefined
+
+    def engine(self, explain: bool = False, provenance: bool = False) -> HieraLookup:
+        """The host's engine, shared by its plain lookups (the levels resolved once); explain and provenance get
+        one of their own, as they report on one lookup."""
+        if explain or provenance:
+            return self._source.engine(self._variables, explain=explain, provenance=provenance)
+        if self._engine is None:
+            self._engine = self._source.engine(self._variables)
+        return self._engine
+
+    def lookup(self, key: str, merge: Any = None, explain: bool = False, provenance: bool = False) -> Answer:
+        return self._answer(self.engine(explain, provenance), key, merge)
+
+    def whole(self, provenance: bool = False) -> Dict[str, Answer]:
+        """Every root key of the host's data files, looked up with its own lookup_options."""
+        engine = self.engine(provenance=provenance)
+        answers = {}
+        for key in engine.data_keys():
+            if isinstance(key, str):
+                answer = self._answer(engine, key, lookup_key=_quoted(key))
+                if answer.found:
+                    answers[key] = answer
+        return answers
+
+    def host_vars(self, warn: Callable[[str], None], provenance: bool = False,
+                  wanted: Optional[Callable[[str], bool]] = None, allowed: Any = frozenset(),
+                  findings: Optional[List[Dict[str, Any]]] = None, separator: str = '__') -> Dict[str, Any]:
+        return whole_node(self._source, self._variables, separator, provenance, allowed, warn, wanted)
+
+    def check(self, keys: Optional[Sequence[str]] = None) -> List[Dict[str, Any]]:
+        return []       # a hiera.yaml has no constraints: its convert_to types are applied by each lookup
+
+    def _answer(self, engine: HieraLookup, key: str, merge: Any = None, lookup_key: Optional[str] = None) -> Answer:
+        warned = len(engine.warnings)
+        try:
+            value, found = engine.lookup(lookup_key or key, merge), True
+        except HieraNotFound:
+            value, found = None, False
+        records = provenance_records(self._source, engine) if found and engine.trace else {}
+        shown = SENSITIVE_TEXT if found and engine.sensitive else value
+        explained = engine.explain.text() if isinstance(engine.explain, Explainer) and engine.explain.lines else ''
+
+        def explain() -> Dict[str, Any]:
+            return {'key': key, 'found': found, 'value': shown, 'explain': explained}
+        return Answer(key, value, found, engine.trace.rule if engine.trace else None, records,
+                      engine.warnings[warned:], engine.sensitive, explain, lambda: origin_lines(records), shown=shown)
+
+
+def _files_in(folder: str) -> List[str]:
+    found = []
+    for top, folders, files in os.walk(folder):
+        folders.sort()
+        found.extend(os.path.join(top, name) for name in sorted(files))
+    return found
 
 
 def provenance_records(source: HieraSource, engine: HieraLookup, root: Optional[Tuple[Any, ...]] = None
@@ -235,24 +355,22 @@ def node_facts(node: str, facts_dir: Optional[str], common: Optional[Mapping], l
     return variables
 
 
-def whole_node(source: HieraSource, variables: Mapping, separator: str, provenance: bool = False,
+def whole_node(hiera: HieraSource, variables: Mapping, separator: str, provenance: bool = False,
                allowed: FrozenSet[str] = frozenset(), warn: Optional[Callable[[str], None]] = None,
-               levels: Optional[Callable[[Dict[int, Tuple[str, ...]]], None]] = None) -> Dict[str, Any]:
+               wanted: Optional[Callable[[str], bool]] = None) -> Dict[str, Any]:
     """Every key of the node's data looked up (its own lookup_options), as host variables: ``a::b`` keys are
     named ``a<separator>b``; with ``provenance``, ``hier_sources`` maps each to the levels and files holding it, and
     ``hier_provenance`` each path (``name/...``) to where it is written (``provenance_records``).
     A name data cannot set (host_vars.variable_problem, ``allowed`` as allow_reserved_keys) is left out with a
-    warning. ``levels`` is given the levels whose paths name variables the node does not have, before any lookup."""
+    warning; ``wanted``: the names to give (None: all)."""
     warn, host = warn or Display().warning, variables.get('inventory_hostname')
-    engine = source.engine(variables, provenance=provenance)
-    if levels is not None:
-        levels(engine.undefined_levels())
+    engine = hiera.engine(variables, provenance=provenance)
     host_vars: Dict[str, Any] = {}
     sources: Dict[str, Any] = {}
     records: Dict[str, Any] = {}
     vaulted: List[str] = []
     for key in engine.data_keys():
-        if not isinstance(key, str):
+        if not isinstance(key, str) or (wanted is not None and not wanted(key.replace('::', separator))):
             continue
         try:
             value = engine.lookup(_quoted(key))
@@ -263,9 +381,9 @@ def whole_node(source: HieraSource, variables: Mapping, separator: str, provenan
         if refused_variable(name, value, partial(_places, holders, key), host, allowed, warn):
             continue
         host_vars[name] = value
-        secret = engine.sensitive or source.may_hold_decrypted(key, holders)     # the rsop role withholds it
+        secret = engine.sensitive or hiera.may_hold_decrypted(key, holders)     # the rsop role withholds it
         if provenance:
-            _add_provenance(source, engine, name, holders, secret, sources, records)
+            _add_provenance(hiera, engine, name, holders, secret, sources, records)
         if secret:
             vaulted.append(name)
     for warning in engine.warnings:
@@ -310,16 +428,11 @@ def _quoted(key: str) -> str:
     return '"%s"' % key if '"' not in key else "'%s'" % key
 
 
-_SOURCES: Dict[str, Tuple[int, HieraSource]] = {}
-
-
 def get_hiera_source(path: str, loader: Any) -> HieraSource:
-    """One HieraSource per hiera.yaml and process, re-read when the file changes."""
-    return per_config_file(_SOURCES, path, lambda: HieraSource(path, loader))
+    """The HieraSource of a hiera.yaml, from the one cache of Sources (source.py)."""
+    return get_source(path, loader)
 
 
 def fresh_hiera_source(path: str, loader: Any) -> HieraSource:
     """get_hiera_source, its changed data files forgotten."""
-    source = get_hiera_source(path, loader)
-    source.begin_pass()
-    return source
+    return open_source(path, loader)

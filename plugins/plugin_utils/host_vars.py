@@ -19,7 +19,6 @@ from ansible.utils.vars import isidentifier
 
 from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
-from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import check_node, enforce
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find_key, shown_path
 
@@ -123,6 +122,7 @@ def merged_host_vars(hierarchy: Any, variables: Mapping, expansions: Sequence[Ex
     vaulted: List[str] = []
     resolutions = hierarchy.resolve_node(variables, expansions=expansions, provenance=provenance)
     if hierarchy.config.constraints:
+        from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import check_node, enforce
         found = check_node(hierarchy, expansions, host)
         if findings is None:
             enforce(found, warn, HierarchyError)

@@ -19,6 +19,10 @@ description:
     Ansible's group precedence) and C(group_names), ordered most specific group first (C(ansible_group_priority),
     depth, name) for C(mapped_paths) levels. Variables from C(group_vars/) and C(host_vars/) files, play vars and
     facts are not seen (they are not known to the inventory).
+  - A Puppet C(hiera.yaml) (version 5) works too - each host's variables are every root key of its data files,
+    looked up as the P(strata.hier.hier#lookup) lookup looks it up, with C(::) in a key written C(__) in the
+    variable's name (C(profile__ntp__servers)); the host's inventory variables are its Hiera facts (see the
+    collection's C(docs/hiera.md)).
   - Each host is checked against the configuration's C(constraints) (C(Constraints) in a C(Datum.yml)), as the
     P(strata.hier.hier#inventory) inventory plugin checks its nodes - a violation of severity C(error) is an error,
     one of severity C(warn) a warning (see the collection's C(docs/constraints.md)).
@@ -147,18 +151,18 @@ from ansible_collections.strata.hier.plugins.plugin_utils.config_path import res
 from ansible_collections.strata.hier.plugins.plugin_utils.discovery import discover_config
 from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import inventory_variables
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
-from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import allowed_names, merged_host_vars
+from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import allowed_names
 from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import choice_problem
+from ansible_collections.strata.hier.plugins.plugin_utils.source import get_source
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import (
-    UndefinedLevelError, UndefinedLevels, strict_hint,
+    UndefinedLevelError, UndefinedLevels,
 )
 
 _CONFIGS = {}       # (playbook folder, inventory sources, setting) -> the configuration found
-_MERGED = {}        # (host, level paths, keys wanted, keys allowed) -> its host variables, of the hierarchy _MERGED_FOR
-_MERGED_FOR = []    # the hierarchy whose answers _MERGED holds (a changed configuration is a new one)
-_LEVELS_CHECKED = []    # the hierarchies whose levels were checked against every host of the inventory
+_MERGED = {}        # (host, its view's identity, keys wanted, keys allowed) -> its host variables, of _MERGED_FOR
+_MERGED_FOR = []    # the source whose answers _MERGED holds (a changed configuration is a new one)
+_LEVELS_CHECKED = []    # the sources whose levels were checked against every host of the inventory
 
 
 class VarsModule(BaseVarsPlugin):
@@ -185,13 +189,13 @@ class VarsModule(BaseVarsPlugin):
             return {}
         bytecode.warn_uncached(self._display.warning)    # once per run: the helpers compiled in every worker
         try:
-            hierarchy = get_hierarchy(self._config_path(loader), loader)
-            if hierarchy not in _LEVELS_CHECKED:
-                _LEVELS_CHECKED.append(hierarchy)
-                self._check_levels(hierarchy, hosts[0])
+            source = get_source(self._config_path(loader), loader)
+            if source not in _LEVELS_CHECKED:
+                _LEVELS_CHECKED.append(source)
+                self._check_levels(source, hosts[0])
             data = {}
             for host in hosts:
-                data.update(self._host_data(hierarchy, host))
+                data.update(self._host_data(source, host))
             return data
         except (ConfigError, HierarchyError, StoreError, MergeError) as exc:
             raise _VarsError('strata.hier.hier vars plugin: %s' % to_native(exc)) from exc
@@ -204,29 +208,29 @@ class VarsModule(BaseVarsPlugin):
             _CONFIGS[key] = discover_config(loader.get_basedir(), sources, setting)
         return _CONFIGS[key]
 
-    def _host_data(self, hierarchy, host):
+    def _host_data(self, source, host):
         """The host's merged data (a new top-level map each call: Ansible combines it with other variables)."""
         variables = inventory_variables(host)
         try:
-            expansions = hierarchy.expand_levels(variables)
+            view = source.for_host(variables)
         except UndefinedLevelError:     # names the host already
             raise
         except HierarchyError as exc:
             raise HierarchyError('host %s: %s' % (host.name, exc)) from exc
         wanted = self._wanted()
         allowed = allowed_names(self.get_option('allow_reserved_keys'))
-        if _MERGED_FOR != [hierarchy]:
+        if _MERGED_FOR != [source]:
             _MERGED.clear()
-            _MERGED_FOR[:] = [hierarchy]
+            _MERGED_FOR[:] = [source]
         provenance = self.get_option('provenance')
-        key = (host.name, tuple(expansion.path for expansion in expansions), wanted, allowed, provenance)
-        if key not in _MERGED:
-            merged = merged_host_vars(hierarchy, variables, expansions, self._display.warning, provenance=provenance,
-                                      wanted=_key_filter(*wanted), allowed=allowed)
+        key = (host.name, view.identity, wanted, allowed, provenance)
+        if view.identity is None or key not in _MERGED:
+            merged = view.host_vars(self._display.warning, provenance=provenance, wanted=_key_filter(*wanted),
+                                    allowed=allowed)
             _MERGED[key] = {name: not_templates(value) for name, value in merged.items()}
         return dict(_MERGED[key])
 
-    def _check_levels(self, hierarchy, host):
+    def _check_levels(self, source, host):
         """Warn of each level that undefined variables leave without data for every host of the inventory.
 
         A vars plugin is asked about a host at a time, and about each host many times: the first time it reads a
@@ -238,10 +242,10 @@ class VarsModule(BaseVarsPlugin):
         group = next((group for group in host.get_groups() if group.name == 'all'), None)
         for each in (group.get_hosts() if group is not None else []) or [host]:
             try:
-                levels.add(hierarchy.expand_levels(inventory_variables(each), strict=False).unfilled)
+                levels.add(source.for_host(inventory_variables(each), strict=False).unfilled)
             except (HierarchyError, StoreError, MergeError):
                 continue
-        for warning in levels.warnings(hierarchy.level_position, 'the level is skipped', strict_hint(hierarchy.config)):
+        for warning in levels.warnings(source.level_position, source.undefined_effect, source.strict_hint()):
             self._display.warning('strata.hier.hier vars plugin: %s' % warning)
 
     def _wanted(self):

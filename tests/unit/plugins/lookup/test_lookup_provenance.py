@@ -44,12 +44,23 @@ def test_whole_node_gives_every_key_and_with_provenance_every_path(readme):
     assert traced['provenance']['Role']['line'] == 2
 
 
-def test_whole_node_takes_no_key_and_no_hiera_yaml(readme):
+def test_whole_node_takes_no_key(readme):
     with pytest.raises(AnsibleLookupError, match=r"whole_node=true looks up every key of the host: give no key \('ntp'\)"):
         lookup(readme / 'hier.yml', 'ntp', whole_node=True)
-    (readme / 'hiera.yaml').write_text('version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n')
-    with pytest.raises(AnsibleLookupError, match='whole_node=true needs a hier.yml or Datum.yml'):
-        lookup(readme / 'hiera.yaml', whole_node=True)
+
+
+def test_whole_node_of_a_hiera_yaml_is_every_root_key_of_the_host_s_data(readme):
+    (readme / 'hiera.yaml').write_text('version: 5\nhierarchy:\n  - name: node\n    path: "nodes/%{trusted.certname}.yaml"\n'
+                                       '  - name: common\n    path: common.yaml\n')
+    (readme / 'data' / 'common.yaml').write_text('lookup_options:\n  profile::ntp::servers: {merge: unique}\n'
+                                                 'profile::ntp::servers: [a]\nmotd: hello\n')
+    (readme / 'data' / 'nodes' / 'db01.yaml').write_text('profile::ntp::servers: [b]\n')
+    whole, = lookup(readme / 'hiera.yaml', whole_node=True)
+    assert whole == {'profile::ntp::servers': ['b', 'a'], 'motd': 'hello'}
+    traced, = lookup(readme / 'hiera.yaml', whole_node=True, provenance=True)
+    assert traced['value'] == whole
+    assert traced['provenance']['profile::ntp::servers/1'] == dict(
+        traced['provenance']['profile::ntp::servers/1'], file='data/common.yaml', line=3, value='a')
 
 
 def test_vvv_prints_a_line_per_value_with_its_origin(readme, monkeypatch):

@@ -1,0 +1,183 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""One Source per configuration file, chosen once: what the lookup, inventory and vars plugins talk to.
+
+``open_source(path, loader)`` reads a configuration by its kind (``KINDS``: strata's ``hier.yml`` and Datum's
+``Datum.yml`` through ``Hierarchy``, Puppet's ``hiera.yaml`` through the Hiera engine) and keeps one Source per file
+and process. Every Source answers the same questions:
+
+- ``for_host(variables)``: a ``HostView`` of one host, its levels expanded: ``lookup(key, ...)`` gives an ``Answer``;
+  ``whole(...)`` every key of the host; ``host_vars(...)`` the host's variables (inventory, vars plugin);
+  ``check(keys)`` the host's constraint findings;
+- ``nodes(options, refuse)``: the hosts of an inventory source, with their variables;
+- ``fingerprint(paths)``: what changes when any file the answers depend on changes (the inventory cache).
+
+A plugin never asks which kind it has: a new kind of configuration is a new Source module and a line in ``KINDS``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import is_hiera_config_file
+
+KINDS: Tuple[Tuple[Callable[[str], bool], str, str], ...] = (
+    (is_hiera_config_file, 'hiera_source', 'HieraSource'),      # a hiera.yaml, by its name or its version key
+    (lambda path: True, 'hierarchy_source', 'HierarchySource'),     # a hier.yml or Datum.yml (config.py: by name)
+)
+"""(does this kind read the file, the plugin_utils module and class of its Source): the first that claims a file
+reads it. A module loads only when a configuration of its kind is opened (a play over hier.yml never loads Hiera's)."""
+
+PRELOADED = ('hierarchy_source',)
+"""The kinds the preload callback loads before ansible-playbook forks its workers (Hiera's stay on demand)."""
+
+_SOURCES: Dict[str, Tuple[int, Any]] = {}
+
+
+def preload() -> None:
+    """Import the Source modules of PRELOADED (the preload callback, in ansible-playbook's main process)."""
+    for module in PRELOADED:
+        _module(module)
+
+
+def get_source(path: str, loader: Any) -> 'Source':
+    """The Source of a configuration file: the same one, with the files it has read, until the file changes."""
+    return per_config_file(_SOURCES, path, lambda: _kind_of(path)(path, loader))
+
+
+def open_source(path: str, loader: Any) -> 'Source':
+    """get_source, a new pass begun: within one lookup call or inventory parse, the data is a snapshot."""
+    source = get_source(path, loader)
+    source.begin_pass()
+    return source
+
+
+def per_config_file(cache: Dict[str, Tuple[int, Any]], config_path: str, build: Callable[[], Any]) -> Any:
+    """What ``build`` makes of a configuration file, once per process and version of the file (its mtime)."""
+    real = os.path.realpath(config_path)
+    mtime = os.stat(real).st_mtime_ns if os.path.exists(real) else -1
+    cached = cache.get(real)
+    if cached and cached[0] == mtime:
+        return cached[1]
+    built = build()
+    cache[real] = (mtime, built)
+    return built
+
+
+def _kind_of(path: str) -> Any:
+    module, name = next((module, name) for claims, module, name in KINDS if claims(path))
+    return getattr(_module(module), name)
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module('ansible_collections.strata.hier.plugins.plugin_utils.%s' % name)
+
+
+class NodeOptions:
+    """What an inventory source says about its nodes: ``nodes`` (a glob, for a configuration without its own),
+    ``facts`` and ``facts_dir`` (facts every node has, and a folder of facts files), ``separator`` (what ``::`` in a
+    data key becomes in a variable's name) and ``strict_levels``."""
+
+    __slots__ = ('nodes', 'facts', 'facts_dir', 'separator', 'strict_levels', 'source')
+
+    def __init__(self, source: str, nodes: Optional[str] = None, facts: Optional[Mapping] = None,
+                 facts_dir: Optional[str] = None, separator: str = '__', strict_levels: Optional[bool] = None) -> None:
+        self.source, self.nodes, self.facts, self.facts_dir = source, nodes, facts, facts_dir
+        self.separator, self.strict_levels = separator, strict_levels
+
+
+class Answer:
+    """One looked-up key: ``value`` and ``found``, the ``rule`` that merged it, ``records`` (provenance, when asked),
+    ``warnings``, and whether it is ``secret`` (data of a whole-file vaulted file, a Sensitive value: written out, it
+    must stay secret); ``shown``: the value as a report shows it (a Sensitive value redacted)."""
+
+    __slots__ = ('key', 'value', 'found', 'rule', 'records', 'warnings', 'secret', 'shown', '_explain', '_trace')
+
+    def __init__(self, key: str, value: Any, found: bool, rule: Optional[str], records: Optional[Dict[str, Any]],
+                 warnings: Sequence[str], secret: bool, explain: Callable[[], Dict[str, Any]],
+                 trace: Callable[[], List[str]], shown: Any = None) -> None:
+        self.key, self.value, self.found, self.rule = key, value, found, rule
+        self.records, self.warnings, self.secret = records, list(warnings), secret
+        self.shown = value if shown is None else shown
+        self._explain, self._trace = explain, trace
+
+    def explain(self) -> Dict[str, Any]:
+        """The explain report of the lookup, in its kind's words (docs/hierarchy.md, docs/hiera.md)."""
+        return self._explain()
+
+    def trace(self) -> List[str]:
+        """``-vvv``: the levels read and where each value comes from, a line each."""
+        return self._trace()
+
+
+def origin_lines(records: Optional[Dict[str, Any]]) -> List[str]:
+    """-vvv: each value's origin, indented under the lookup's other lines (provenance_report.origin_lines)."""
+    if not records:
+        return []
+    from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import origin_lines as lines
+    return ['  ' + line for line in lines(records)]
+
+
+class HostView:
+    """One host of a Source: its levels expanded for its variables."""
+
+    host: Optional[str]
+    undefined: Mapping[int, Sequence[str]]
+    """The levels naming variables the host does not have (index in the configuration -> the variables)."""
+    unfilled: Mapping[int, Sequence[str]]
+    """Those of them that are left without any data for the host (the inventory's warning about misspelt variables)."""
+    identity: Any
+    """Equal for two views that give every key the same answer (the vars plugin's cache); None: never equal."""
+
+    def lookup(self, key: str, merge: Any = None, explain: bool = False, provenance: bool = False) -> Answer:
+        raise NotImplementedError
+
+    def whole(self, provenance: bool = False) -> Dict[str, Answer]:
+        """Every key of the host's data, looked up."""
+        raise NotImplementedError
+
+    def host_vars(self, warn: Callable[[str], None], provenance: bool = False,
+                  wanted: Optional[Callable[[str], bool]] = None, allowed: Any = frozenset(),
+                  findings: Optional[List[Dict[str, Any]]] = None) -> Dict[str, Any]:
+        """The host's variables (host_vars.py): every key ``wanted`` accepts, those data may set."""
+        raise NotImplementedError
+
+    def check(self, keys: Optional[Sequence[str]] = None) -> List[Dict[str, Any]]:
+        """The host's constraint findings (constraint_check.py) under the top-level ``keys`` (None: all)."""
+        raise NotImplementedError
+
+
+class Source:
+    """A configuration file and the data it reaches (see the module's docstring)."""
+
+    path: str
+    undefined_effect: str
+    """What a level variable the host does not have does to the level (for messages)."""
+
+    def begin_pass(self) -> None:
+        raise NotImplementedError
+
+    def for_host(self, variables: Mapping, fetch: Optional[Callable] = None, strict: Optional[bool] = None) -> HostView:
+        """The host whose variables are ``variables`` (``fetch(variables, name)``: a variable as a level reads it);
+        ``strict``: an undefined level variable is an error (None: as the configuration says)."""
+        raise NotImplementedError
+
+    def nodes(self, options: NodeOptions, refuse: Callable[[str], None]) -> Dict[str, Dict[str, Any]]:
+        """Host name -> its variables, for every node of an inventory source; a node that cannot be a host is given
+        to ``refuse``."""
+        raise NotImplementedError
+
+    def fingerprint(self, paths: Sequence[str]) -> str:
+        raise NotImplementedError
+
+    def level_position(self, index: int) -> str:
+        """``file:line: level 'as written'`` of a level of the configuration."""
+        raise NotImplementedError
+
+    def strict_hint(self, inventory: bool = False) -> str:
+        """How to make an undefined level variable an error."""
+        raise NotImplementedError
