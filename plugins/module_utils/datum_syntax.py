@@ -17,14 +17,21 @@ HEADER, FOOTER = '[x=', '=]'
 
 def handler_content(text: str) -> Optional[Tuple[str, str]]:
     """(content, text outside) of an InvokeCommand handler, as Datum's regex ``\\[x=(?<Content>...)=\\]`` (ignoring
-    case) takes it: from the first ``[x=`` to the last ``=]`` after it, holding at least one character; None when the
-    text holds none (``[x==]`` is none: its ``=`` cannot be both the header's and the footer's)."""
+    case) takes it: from the first ``[x=`` to the last ``=]`` after it; None when the text holds none, or one with no
+    content (``[x==]``: Datum finds a handler there, but InvokeCommand has nothing to run)."""
+    span = _span(text)
+    if span is None or span[1] == span[0] + len(HEADER):
+        return None
+    start, end = span
+    return text[start + len(HEADER):end], text[:start] + text[end + len(FOOTER):]
+
+
+def _span(text: str) -> Optional[Tuple[int, int]]:
+    """Where the first ``[x=`` and the last ``=]`` after it start, as Datum's ``\\[x=[\\s\\S]*=\\]`` finds them."""
     lowered = text.lower()
     start = lowered.find(HEADER)
     end = lowered.rfind(FOOTER)
-    if start < 0 or end <= start + len(HEADER):
-        return None
-    return text[start + len(HEADER):end], text[:start] + text[end + len(FOOTER):]
+    return None if start < 0 or end < start + len(HEADER) else (start, end)
 
 
 def is_protected(text: str) -> bool:
@@ -37,4 +44,4 @@ def is_handler(value: Any) -> bool:
     """Whether a value is a string Datum would hand to a handler, as Datum matches them (PowerShell's -match ignores
     case): InvokeCommand's ``[x= ... =]`` anywhere in it, ProtectedData's ``[ENC=...]`` as the whole (stripped)
     value."""
-    return isinstance(value, str) and (handler_content(value) is not None or is_protected(value))
+    return isinstance(value, str) and (_span(value) is not None or is_protected(value))
