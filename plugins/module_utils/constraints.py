@@ -33,6 +33,9 @@ SEVERITIES = ('error', 'warn')
 TIGHTEN = ('decrease', 'increase', 'subset', 'superset')
 ABSENT: Any = object()
 """The merged value of a level that knocks the path out (nothing is left)."""
+UNMERGED: Any = object()
+"""The merged value of a less specific level, where no constraint of the path compares levels' merged values (only
+``final``, ``tighten`` and ``protect_items`` do): not worked out."""
 
 
 class ConstraintError(MergeError):

@@ -11,13 +11,14 @@ message}``; ``file`` is relative to the configuration's folder, ``value`` a vaul
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ansible.errors import AnsibleError
 
 from ansible_collections.strata.hier.plugins.module_utils.constraints import (
-    ABSENT, Constraint, Contribution, Violation, displayable, violations,
+    ABSENT, UNMERGED, Constraint, Contribution, Violation, displayable, violations,
 )
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
@@ -36,11 +37,17 @@ def check_node(hierarchy: Any, expansions: Sequence[Any], host: Any,
     findings = []
     written, tops = _written_levels(hierarchy.config), _TopLevels(hierarchy, expansions)
     for segments, applying in _constrained_paths(hierarchy, expansions, keys):
-        chain = _Chain(hierarchy, expansions, segments, written, tops)
+        chain = _Chain(hierarchy, expansions, segments, written, tops, any(map(_compares_levels, applying)))
         for constraint in applying:
             for violation in violations(constraint, chain.contributions, chain.where):
                 findings.append(_finding(hierarchy, host, segments, constraint, violation, chain))
     return findings
+
+
+def _compares_levels(constraint: Constraint) -> bool:
+    """Whether a constraint reads the value merged up to each level (final, tighten, protect_items); the others
+    read each level's own value and the merged value of the most specific one."""
+    return bool(constraint.final or constraint.tighten or constraint.protect_items)
 
 
 def _written_levels(config: Any) -> Dict[str, str]:
@@ -74,6 +81,16 @@ class _TopLevels:
     def __init__(self, hierarchy: Any, expansions: Sequence[Any]) -> None:
         self._hierarchy, self._expansions = hierarchy, expansions
         self._levels: Dict[Any, List[Any]] = {}
+        self._walkable: Dict[Any, bool] = {}
+
+    def walkable(self, key: Any) -> bool:
+        """Whether the key's nested paths can be read from its levels' values (no level is a folder read as a map,
+        whose keys are files with their own lines)."""
+        folded = self._hierarchy.config.rules.fold(key)
+        if folded not in self._walkable:
+            self._walkable[folded] = not any(level.file is not None and os.path.isdir(level.file)
+                                             for level in self.levels(key))
+        return self._walkable[folded]
 
     def levels(self, key: Any) -> List[Any]:
         folded = self._hierarchy.config.rules.fold(key)
@@ -96,25 +113,31 @@ class _Chain:
     """The levels of a node that set one path (or knock it out), least specific first, and their lines."""
 
     def __init__(self, hierarchy: Any, expansions: Sequence[Any], segments: Tuple[Any, ...],
-                 written: Dict[str, str], tops: _TopLevels) -> None:
+                 written: Dict[str, str], tops: _TopLevels, every_merge: bool = True) -> None:
+        """``every_merge``: merge up to each level; else only up to the most specific one (UNMERGED elsewhere)."""
         self._hierarchy, self._segments, self._written = hierarchy, segments, written
+        self._every_merge = every_merge
         self._lines: Dict[int, str] = {}
-        levels = hierarchy.path_levels(expansions, segments)
+        if len(segments) > 1 and hierarchy.walks_values() and tops.walkable(segments[0]):
+            levels = _walked(hierarchy, tops.levels(segments[0]), segments)
+        else:
+            levels = hierarchy.path_levels(expansions, segments)
         self.contributions = self._contributions(levels, self._knockouts(levels, tops))
 
     def _contributions(self, levels: List[Any], knocks: List[Any]) -> List[Contribution]:
         """``levels``: Hierarchy.path_levels, most specific first; ``knocks``: each level's knockout marker of the
         path (None: it knocks nothing out); merged values take each knockout into account."""
         values = [level.value for level in levels]
-        contributions = []
+        contributions: List[Contribution] = []
         for index, (level, knock) in enumerate(zip(levels, knocks)):
             if level.value is None and knock is None:
                 continue
             place = knock or level
+            merged = ABSENT if knock is not None else (
+                self._merged(values, knocks, index) if self._every_merge or not contributions else UNMERGED)
             contributions.append(Contribution(
                 level=self._written.get(level.level, level.level), file=place.shown_file,
-                value=None if knock is not None else level.written, markers=level.markers,
-                merged=ABSENT if knock is not None else self._merged(values, knocks, index),
+                value=None if knock is not None else level.written, markers=level.markers, merged=merged,
                 knocked_out=knock is not None, secret=place.vaulted, place=place))
         contributions.reverse()
         return contributions
@@ -148,6 +171,43 @@ class _Chain:
             line = self._hierarchy.positions().position(level.file, level.keys)[0] if level.keys else None
             shown = self._lines[id(level)] = '%s:%d' % (level.shown_file, line) if line else level.shown_file
         return shown
+
+
+def _walked(hierarchy: Any, tops: List[Any], segments: Tuple[Any, ...]) -> List[Any]:
+    """Hierarchy.path_levels of a nested path, from its top-level key's levels: each value walked key by key (the
+    files were read once for the top-level key), a marker of the path's own rule read as DataStore.get reads it."""
+    from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import PathLevel
+    rules = hierarchy.config.rules
+    prefix = rules.resolve(segments)[0].knockout_prefix
+    levels = []
+    for top in tops:
+        value, keys, knocked = top.value, list(top.keys), False
+        for depth, key in enumerate(segments[1:], 1):
+            if not isinstance(value, Mapping):
+                value = None
+                break
+            marker = _spelt(value, prefix + key, rules) if prefix and depth == len(segments) - 1 else None
+            if marker is not None:
+                value, knocked = None, True
+                keys.append(marker)
+                break
+            written = _spelt(value, key, rules)
+            value = None if written is None else value[written]
+            keys.append(written)
+            if value is None:
+                break
+        levels.append(PathLevel(top.level, top.file, top.shown_file, keys, value, knocked, top.vaulted, prefix))
+    return levels
+
+
+def _spelt(mapping: Mapping, key: Any, rules: Any) -> Any:
+    """The key of ``mapping`` that is ``key`` as the store compares keys (folded in a case-insensitive one)."""
+    if key in mapping:
+        return key
+    if rules.case_insensitive_keys:
+        folded = rules.fold(key)
+        return next((name for name in mapping if rules.fold(name) == folded), None)
+    return None
 
 
 def _marker_prefixes(rules: Any, segments: Tuple[Any, ...]) -> List[Optional[str]]:

@@ -210,7 +210,7 @@ class Hierarchy:
         read = self._read_levels(expansions, segments, prefix, through_knockouts=True)
         levels = []
         for expansion, report, value, file in zip(expansions, read.reports, read.values, read.files):
-            knocks = report.get('knocks') or self._knocked_above(expansion, segments)
+            knocks = report.get('knocks')       # (a map above the path knocked out: constraint_check reads it)
             file = file or knocks
             keys: List[Any] = []
             if file is not None:
@@ -221,16 +221,10 @@ class Hierarchy:
                                     None if knocks else value, bool(knocks), bool(report.get('vaulted')), prefix))
         return levels
 
-    def _knocked_above(self, expansion: Expansion, segments: Tuple[str, ...]) -> Optional[str]:
-        """The file of a level that knocks out a map holding the key path (``--ntp`` for ``ntp/makestep``)."""
-        if expansion.path is None:
-            return None
-        for depth in range(1, len(segments)):
-            above = segments[:depth]
-            found = self._store.get(expansion.path, above, self.config.rules.resolve(above)[0].knockout_prefix)
-            if found.knocked_out:
-                return found.file
-        return None
+    def walks_values(self) -> bool:
+        """Whether a key path's value in a level is its top-level key's value walked key by key (not in a Datum
+        store, whose key paths collect members of lists and whose values hold handlers)."""
+        return self.config.dialect != 'datum'
 
     def data_paths(self, expansions: Sequence[Expansion], keys: Optional[Any], limit: int) -> List[Tuple[Any, ...]]:
         """Every key path of the maps under the levels' top-level keys (those in ``keys``, folded; None: all)."""
