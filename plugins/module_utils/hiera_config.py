@@ -69,13 +69,13 @@ def parse_hiera_config(data: Any, path: str) -> HieraConfig:
     warnings: List[str] = []
     if 'plan_hierarchy' in data:
         warnings.append("%s: 'plan_hierarchy' is for Bolt plans and is ignored" % path)
-    defaults = data.get('defaults', DEFAULT_DEFAULTS)
+    defaults = _or_default(data.get('defaults'), DEFAULT_DEFAULTS)
     if not isinstance(defaults, dict):
         raise _error(path, 'defaults', 'must be a map')
     _check_keys(defaults, DEFAULTS_KEYS, path, 'defaults.')
     if sum(key in defaults for key in FUNCTION_KEYS) > 1:
         raise _error(path, 'defaults', 'may define only one of data_hash, lookup_key or data_dig')
-    entries = data.get('hierarchy', DEFAULT_HIERARCHY)
+    entries = _or_default(data.get('hierarchy'), DEFAULT_HIERARCHY)
     if not isinstance(entries, list):
         raise _error(path, 'hierarchy', 'must be a list of levels')
     levels = []
@@ -84,6 +84,12 @@ def parse_hiera_config(data: Any, path: str) -> HieraConfig:
     _check_unique_names(levels, path)
     return HieraConfig(path=path, root=os.path.dirname(os.path.abspath(path)), levels=tuple(levels),
                        warnings=tuple(warnings))
+
+
+def _or_default(value: Any, default: Any) -> Any:
+    """Puppet's ``config[key] ||= default``: a key given no value (``defaults:`` with only comments under it) or
+    ``false`` has the default, as a missing one."""
+    return default if value is None or value is False else value
 
 
 def _check_version(data: Any, path: str) -> None:
