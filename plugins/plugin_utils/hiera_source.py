@@ -67,7 +67,7 @@ class HieraSource(Source):
         try:
             self.config: HieraConfig = parse_hiera_config(load_untrusted(loader, path, ConfigError), path)
         except HieraConfigError as exc:
-            raise ConfigError(str(exc).replace(path, key_position(path, exc.keys), 1)) from exc
+            raise ConfigError(config_problems(exc, path)) from exc
         self.files: Dict[str, Any] = {}
         self._stats: Dict[str, Tuple[int, int]] = {}
         self._vaulted: Dict[str, bool] = {}
@@ -246,6 +246,14 @@ class HieraHostView(HostView):
             return {'key': key, 'found': found, 'value': shown, 'explain': explained}
         return Answer(key, value, found, engine.trace.rule if engine.trace else None, records,
                       engine.warnings[warned:], engine.sensitive, explain, lambda: origin_lines(records), shown=shown)
+
+
+def config_problems(error: HieraConfigError, path: str) -> str:
+    """A hiera.yaml's error with the line of each problem's key (``file:line: key ...``)."""
+    if not error.problems:
+        return str(error).replace(path, key_position(path, error.keys), 1)
+    lines = [str(problem).replace(path, key_position(path, problem.keys), 1) for problem in error.problems]
+    return '%s has %d problems:\n%s' % (path, len(lines), '\n'.join(lines))
 
 
 def _files_in(folder: str) -> List[str]:
