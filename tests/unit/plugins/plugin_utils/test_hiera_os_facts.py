@@ -115,8 +115,8 @@ def test_the_os_fact_is_facters(system):
 
 def test_another_family_keeps_ansibles_names_and_a_host_os_variable_wins():
     arch = {'distribution': 'Archlinux', 'distribution_version': '', 'os_family': 'Archlinux', 'machine': 'x86_64'}
-    assert host_facts({'ansible_facts': arch})[1]['os'] == {'name': 'Archlinux', 'family': 'Archlinux',
-                                                             'architecture': 'x86_64', 'hardware': 'x86_64'}
+    expected = {'name': 'Archlinux', 'family': 'Archlinux', 'architecture': 'x86_64', 'hardware': 'x86_64'}
+    assert host_facts({'ansible_facts': arch})[1]['os'] == expected
     ubuntu = SYSTEMS['Ubuntu 22.04'][0]
     assert host_facts({'ansible_facts': ubuntu, 'os': {'family': 'mine'}})[1]['os'] == {'family': 'mine'}
     assert 'os' not in host_facts({'ansible_facts': {'machine': 'x86_64'}})[1]
