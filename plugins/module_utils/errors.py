@@ -64,9 +64,11 @@ class HieraError(MergeError):
 
 class HieraConfigError(HieraError):
     """A hiera.yaml that is not a usable version 5 configuration; the message names the file and the key,
-    ``keys`` is the key's path in the file (for its line)."""
+    ``keys`` is the key's path in the file (for its line); ``problems``: for a file with several, each one (an error
+    with its own ``keys``), all of them in the message, one a line."""
 
     keys: tuple = ()
+    problems: tuple = ()
 
 
 class HieraNotFound(LookupError):

@@ -514,12 +514,16 @@ class HieraLookup:
         if path not in self._files:
             if os.path.isdir(path):
                 raise HieraError("Unable to read %s (level '%s'): it is a directory" % (path, level.name))
-            data = self._read(path, level.data_hash)
-            if not isinstance(data, dict):
-                self.warnings.append('%s: file does not contain a valid %s hash'
-                                     % (path, 'yaml' if level.data_hash == 'yaml_data' else 'json'))
-                data = {}
-            self._files[path] = _plain(data, path)
+            try:
+                data = self._read(path, level.data_hash)
+                if not isinstance(data, dict):
+                    self.warnings.append('%s: file does not contain a valid %s hash'
+                                         % (path, 'yaml' if level.data_hash == 'yaml_data' else 'json'))
+                    data = {}
+                self._files[path] = _plain(data, path)
+            except HieraError as exc:
+                exc.located = True      # names the file (and line): not the key whose lookup first read it
+                raise
         return self._files[path]
 
     # ------------------------------------------------------------------ interpolation context

@@ -61,32 +61,56 @@ class HieraConfig:
 
 
 def parse_hiera_config(data: Any, path: str) -> HieraConfig:
-    """The configuration ``data`` (the parsed ``path``) stands for, or a HieraConfigError naming file and key."""
+    """The configuration ``data`` (the parsed ``path``) stands for, or a HieraConfigError naming file and key: every
+    problem of the file at once (its ``problems``, each naming its key), so one round of edits fixes them all."""
     _check_version(data, path)
-    _check_keys(data, TOP_KEYS, path, '')
-    if 'default_hierarchy' in data:
-        raise _error(path, 'default_hierarchy', "is only allowed in a Puppet module's hiera.yaml")
+    problems: List[HieraConfigError] = []
     warnings: List[str] = []
+    _check_keys(data, TOP_KEYS, path, '', problems)
+    if 'default_hierarchy' in data:
+        problems.append(_error(path, 'default_hierarchy', "is only allowed in a Puppet module's hiera.yaml"))
     if 'plan_hierarchy' in data:
         warnings.append("%s: 'plan_hierarchy' is for Bolt plans and is ignored" % path)
-    defaults = data.get('defaults', DEFAULT_DEFAULTS)
-    if not isinstance(defaults, dict):
-        raise _error(path, 'defaults', 'must be a map')
-    _check_keys(defaults, DEFAULTS_KEYS, path, 'defaults.')
-    if sum(key in defaults for key in FUNCTION_KEYS) > 1:
-        raise _error(path, 'defaults', 'may define only one of data_hash, lookup_key or data_dig')
-    entries = data.get('hierarchy', DEFAULT_HIERARCHY)
+    defaults = _defaults(data, path, problems)
+    entries = _or_default(data.get('hierarchy'), DEFAULT_HIERARCHY)
     if not isinstance(entries, list):
-        raise _error(path, 'hierarchy', 'must be a list of levels')
-    levels = []
-    for index, entry in enumerate(entries):
-        levels.append(_level(entry, index, defaults, path, warnings))
-    _check_unique_names(levels, path)
-    return HieraConfig(path=path, root=os.path.dirname(os.path.abspath(path)), levels=tuple(levels),
-                       warnings=tuple(warnings))
+        problems.append(_error(path, 'hierarchy', 'must be a list of levels'))
+        entries = []
+    levels = [_level(entry, index, defaults, path, warnings, problems) for index, entry in enumerate(entries)]
+    _check_unique_names(entries, path, problems)
+    if problems:
+        raise problems[0] if len(problems) == 1 else _all_of(problems, path)
+    return HieraConfig(path=path, root=os.path.dirname(os.path.abspath(path)),
+                       levels=tuple(level for level in levels if level is not None), warnings=tuple(warnings))
+
+
+def _all_of(problems: List[HieraConfigError], path: str) -> HieraConfigError:
+    """One error listing every problem, one a line; ``problems`` keeps them, each with its key (for its line)."""
+    error = HieraConfigError('%s has %d problems:\n%s' % (path, len(problems), '\n'.join(map(str, problems))))
+    error.keys, error.problems = problems[0].keys, tuple(problems)
+    return error
+
+
+def _defaults(data: Dict[str, Any], path: str, problems: List[HieraConfigError]) -> Dict[str, Any]:
+    """The ``defaults`` the levels use (Puppet's where they are not a map, so no level is blamed for them)."""
+    defaults = _or_default(data.get('defaults'), DEFAULT_DEFAULTS)
+    if not isinstance(defaults, dict):
+        problems.append(_error(path, 'defaults', 'must be a map'))
+        return DEFAULT_DEFAULTS
+    _check_keys(defaults, DEFAULTS_KEYS, path, 'defaults.', problems)
+    if sum(key in defaults for key in FUNCTION_KEYS) > 1:
+        problems.append(_error(path, 'defaults', 'may define only one of data_hash, lookup_key or data_dig'))
+    return defaults
+
+
+def _or_default(value: Any, default: Any) -> Any:
+    """Puppet's ``config[key] ||= default``: a key given no value (``defaults:`` with only comments under it) or
+    ``false`` has the default, as a missing one."""
+    return default if value is None or value is False else value
 
 
 def _check_version(data: Any, path: str) -> None:
+    """A file that is not version 5 is refused at once: nothing else in it means what it would in version 5."""
     if not isinstance(data, dict) or not data:
         raise HieraConfigError('%s is not a Hiera 5 configuration: it holds no map (an empty or non-map hiera.yaml '
                                'is a version 3 file to Puppet)' % path)
@@ -100,10 +124,12 @@ def _check_version(data: Any, path: str) -> None:
     raise _error(path, 'version', 'is %r: hiera.yaml version %s is not supported (only 5)' % (version, version))
 
 
-def _check_keys(mapping: Dict[str, Any], allowed: Sequence[str], path: str, where: str) -> None:
+def _check_keys(mapping: Dict[str, Any], allowed: Sequence[str], path: str, where: str,
+                problems: List[HieraConfigError]) -> None:
     for key in mapping:
         if key not in allowed:
-            raise _error(path, '%s%s' % (where, key), 'is not a Hiera 5 key here (valid: %s)' % ', '.join(allowed))
+            problems.append(_error(path, '%s%s' % (where, key), 'is not a Hiera 5 key here (valid: %s)'
+                                   % ', '.join(allowed)))
 
 
 def _error(path: str, key: str, problem: str) -> HieraConfigError:
@@ -118,23 +144,39 @@ def key_path(key: str) -> Tuple[Any, ...]:
     return tuple(int(index) if index else name for name, index in re.findall(r'([^.\[\]]+)|\[(\d+)\]', key))
 
 
-def _level(entry: Any, index: int, defaults: Dict[str, Any], path: str, warnings: List[str]) -> HieraLevel:
+def _noted(problems: List[HieraConfigError], check: Callable[..., Any], *arguments: Any) -> Any:
+    """``check(*arguments)``, its HieraConfigError noted in ``problems`` (None then), so the next check runs."""
+    try:
+        return check(*arguments)
+    except HieraConfigError as error:
+        problems.append(error)
+        return None
+
+
+def _level(entry: Any, index: int, defaults: Dict[str, Any], path: str, warnings: List[str],
+           problems: List[HieraConfigError]) -> Optional[HieraLevel]:
+    """The level ``entry`` stands for, or None with each of its problems noted."""
     where = 'hierarchy[%d]' % index
     if not isinstance(entry, dict):
-        raise _error(path, where, 'must be a map with a name and a path')
-    _check_keys(entry, LEVEL_KEYS, path, where + '.')
+        problems.append(_error(path, where, 'must be a map with a name and a path'))
+        return None
+    noted = len(problems)
+    _check_keys(entry, LEVEL_KEYS, path, where + '.', problems)
     name = entry.get('name')
     if not isinstance(name, str) or not name:
-        raise _error(path, where + '.name', 'is required and must be a non-empty string')
-    where = "%s (level '%s')" % (where, name)
-    data_hash = _data_hash(entry, defaults, path, where)
-    kind, templates = _location(entry, path, where)
+        problems.append(_error(path, where + '.name', 'is required and must be a non-empty string'))
+    else:
+        where = "%s (level '%s')" % (where, name)
+    data_hash = _noted(problems, _data_hash, entry, defaults, path, where)
+    location = _noted(problems, _location, entry, path, where)
     datadir = entry.get('datadir', defaults.get('datadir', 'data'))
-    _check_text(datadir, path, where + '.datadir')
+    _noted(problems, _check_text, datadir, path, where + '.datadir')
     options = entry.get('options', defaults.get('options'))
     if options is not None:
-        _check_options(options, path, where, warnings)
-    return HieraLevel(name=name, kind=kind, templates=templates, datadir=datadir, data_hash=data_hash)
+        _noted(problems, _check_options, options, path, where, warnings)
+    if len(problems) > noted:
+        return None
+    return HieraLevel(name=name, kind=location[0], templates=location[1], datadir=datadir, data_hash=data_hash)
 
 
 def _data_hash(entry: Dict[str, Any], defaults: Dict[str, Any], path: str, where: str) -> str:
@@ -191,12 +233,13 @@ def _check_options(options: Any, path: str, where: str, warnings: List[str]) -> 
     warnings.append('%s: %s.options mean nothing to yaml_data and json_data and are ignored' % (path, where))
 
 
-def _check_unique_names(levels: List[HieraLevel], path: str) -> None:
+def _check_unique_names(entries: List[Any], path: str, problems: List[HieraConfigError]) -> None:
     seen = set()
-    for level in levels:
-        if level.name in seen:
-            raise _error(path, 'hierarchy', "names the level '%s' more than once" % level.name)
-        seen.add(level.name)
+    for entry in entries:
+        name = entry.get('name') if isinstance(entry, dict) else None
+        if isinstance(name, str) and name in seen:
+            problems.append(_error(path, 'hierarchy', "names the level '%s' more than once" % name))
+        seen.add(name)
 
 
 # ----------------------------------------------------------------- Ruby's Dir.glob

@@ -6,23 +6,26 @@
 
 The text is parsed by parse.py where it can be, else by Ansible's DataLoader (vault and Ansible's tags), so
 ``load_untrusted`` gives DataLoader's values either way. A file nesting deeper than ``MAX_NESTING`` is refused
-before any parser recurses into it, and every failure is reported the same on every ansible-core.
+before any parser recurses into it, and every failure is reported the same on every ansible-core. A file defining
+an anchor again is read as YAML 1.2 reads it (parse.py's ``unique_anchors``), by DataLoader too.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 import yaml
 
 from ansible.errors import AnsibleError
-from ansible.module_utils.common.text.converters import to_native
+from ansible.module_utils.common.text.converters import to_native, to_text
 from ansible.parsing.vault import is_encrypted_file
 
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import LOADER_NO_CACHE
-from ansible_collections.strata.hier.plugins.plugin_utils.parse import NEEDS_DATALOADER, parse
+from ansible_collections.strata.hier.plugins.plugin_utils.parse import (
+    NEEDS_DATALOADER, parse, redefines_anchor, unique_anchors,
+)
 
 MAX_NESTING = 500
 """Deepest nesting a data file may have; Ansible's parser fails from about this depth anyway (Python's recursion
@@ -45,9 +48,32 @@ def load_untrusted(loader: Any, path: str, error: type) -> Any:
     if not checked:     # the parser gave up before reading the file
         refuse_deep_nesting(path, error)
     try:
-        return loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
+        return _dataloader(loader, path)
     except Exception as exc:  # pylint: disable=broad-except  # any failure to read an untrusted file names it
         raise error(unreadable(path, exc)) from exc
+
+
+def _dataloader(loader: Any, path: str) -> Any:
+    """DataLoader's data of the file; a file defining an anchor again (which its composer refuses) read again with
+    each definition renamed, its text decrypted as DataLoader decrypts a whole-file vaulted one."""
+    try:
+        return loader.load_from_file(path, cache=LOADER_NO_CACHE, unsafe=True)
+    except Exception as exc:  # pylint: disable=broad-except  # the caller names the file
+        unique = _unique_anchors_text(loader, path) if any(redefines_anchor(cause) for cause in _causes(exc)) else None
+        if unique is None:
+            raise
+    return loader.load(unique[0], file_name=path, show_content=unique[1])
+
+
+def _unique_anchors_text(loader: Any, path: str) -> Optional[Tuple[str, bool]]:
+    """(the file's text as DataLoader reads it, each anchor defined again renamed; whether DataLoader may show it),
+    or None."""
+    contents = getattr(loader, '_get_file_contents', None)     # ansible-core 2.16 to 2.19 at least: vault decrypted
+    if contents is None:
+        return None
+    raw, show_content = contents(path)
+    unique = unique_anchors(to_text(raw, errors='surrogate_or_strict'))
+    return None if unique is None else (unique, show_content)
 
 
 def refuse_deep_nesting(path: str, error: type, raw: Optional[bytes] = None) -> None:

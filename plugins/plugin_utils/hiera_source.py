@@ -13,8 +13,8 @@ Hiera                      Ansible
 =========================  =====================================================================
 ``trusted.certname``       ``inventory_hostname`` (``trusted.hostname``/``domain``: its parts)
 ``facts.X``                host variable ``X``, else ``ansible_facts.X``
-``facts.os.family``        ``ansible_facts.os_family`` (also ``os.name``/``os.release.major``/``full``:
-                           ``distribution``, ``distribution_major_version``, ``distribution_version``)
+``facts.os``               Facter 4's ``os`` fact from ``ansible_facts`` (``os_family``, ``distribution``,
+                           ``distribution_version``...), as Facter reports it per family (docs/hiera.md)
 ``facts.hostname``/``fqdn``/``domain``  ``ansible_facts`` ones, else from ``inventory_hostname``
 ``%{::X}`` / ``%{X}``      the same as ``facts.X`` (top scope holds the facts)
 ``environment``            ``production``
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Mapping
 from functools import partial
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
@@ -67,7 +68,7 @@ class HieraSource(Source):
         try:
             self.config: HieraConfig = parse_hiera_config(load_untrusted(loader, path, ConfigError), path)
         except HieraConfigError as exc:
-            raise ConfigError(str(exc).replace(path, key_position(path, exc.keys), 1)) from exc
+            raise ConfigError(config_problems(exc, path)) from exc
         self.files: Dict[str, Any] = {}
         self._stats: Dict[str, Tuple[int, int]] = {}
         self._vaulted: Dict[str, bool] = {}
@@ -248,6 +249,14 @@ class HieraHostView(HostView):
                       engine.warnings[warned:], engine.sensitive, explain, lambda: origin_lines(records), shown=shown)
 
 
+def config_problems(error: HieraConfigError, path: str) -> str:
+    """A hiera.yaml's error with the line of each problem's key (``file:line: key ...``)."""
+    if not error.problems:
+        return str(error).replace(path, key_position(path, error.keys), 1)
+    lines = [str(problem).replace(path, key_position(path, problem.keys), 1) for problem in error.problems]
+    return '%s has %d problems:\n%s' % (path, len(lines), '\n'.join(lines))
+
+
 def _files_in(folder: str) -> List[str]:
     found = []
     for top, folders, files in os.walk(folder):
@@ -307,16 +316,123 @@ def _host_variable(name: Any) -> bool:
 
 
 def _os_fact(facts: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """Facter 4's ``os`` fact as Facter reports it on the host, from Ansible's facts (docs/hiera.md, "Facts and
+    variables": the table of each family); None without ``os_family`` or ``distribution``."""
     if 'os_family' not in facts and 'distribution' not in facts:
         return None
-    release = {key: facts[source] for key, source in (('major', 'distribution_major_version'),
-                                                      ('full', 'distribution_version')) if source in facts}
-    os_fact: Dict[str, Any] = {'release': release}
-    if 'os_family' in facts:
-        os_fact['family'] = facts['os_family']
-    if 'distribution' in facts:
-        os_fact['name'] = facts['distribution']
-    return os_fact
+    family, name = _fact_text(facts, 'os_family'), _fact_text(facts, 'distribution')
+    shape = _OS_SHAPES.get(family or '', _other_os)
+    os_fact = shape(facts, name or '', _fact_text(facts, 'distribution_version') or '')
+    os_fact.update(_windows_machine(facts) if family == 'Windows' else _machine(facts))
+    return _without_empty(os_fact)
+
+
+def _fact_text(facts: Dict[str, Any], name: str) -> Optional[str]:
+    value = facts.get(name)
+    return str(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else None
+
+
+def _without_empty(value: Dict[str, Any]) -> Dict[str, Any]:
+    """The fact without the parts Ansible's facts did not give (Facter leaves them out too)."""
+    kept = {key: _without_empty(item) if isinstance(item, dict) else item for key, item in value.items()}
+    return {key: item for key, item in kept.items() if item not in (None, '', {})}
+
+
+def _release(version: str) -> Dict[str, Any]:
+    """Facter's ``release_hash_from_string``: ``9.3`` -> full 9.3, major 9, minor 3."""
+    parts = version.split('.')
+    return {'full': version, 'major': parts[0], 'minor': parts[1] if len(parts) > 1 else None}
+
+
+def _debian_os(facts: Dict[str, Any], name: str, version: str) -> Dict[str, Any]:
+    """Ubuntu: its VERSION_ID whole (``22.04`` is the major release too); Debian and the rest of the family:
+    /etc/debian_version split, the minor without a leading zero."""
+    if name == 'Ubuntu':
+        release: Dict[str, Any] = {'full': version, 'major': version}
+    else:
+        release = _release(version)
+        release['minor'] = re.sub(r'^0([1-9])', r'\1', release['minor'] or '')
+    distro = {'id': name.replace(' ', '').capitalize(), 'codename': _fact_text(facts, 'distribution_release'),
+              'release': release}
+    return {'name': name, 'family': 'Debian', 'release': release, 'distro': distro}
+
+
+def _redhat_os(facts: Dict[str, Any], name: str, version: str) -> Dict[str, Any]:
+    """RHEL, CentOS, Rocky, AlmaLinux, Fedora...: /etc/redhat-release's version split; distro.id its product name
+    without ``Linux`` (``RedHatEnterprise``, ``CentOSStream``), codename the part in parentheses."""
+    release = _release(version)
+    codename = _fact_text(facts, 'distribution_release')
+    stream = name == 'CentOS' and codename == 'Stream'     # "CentOS Stream release 9": no codename
+    distro = {'id': {'RedHat': 'RedHatEnterprise'}.get(name, name.replace(' ', '')) + ('Stream' if stream else ''),
+              'codename': None if stream else codename, 'release': release}
+    return {'name': name, 'family': 'RedHat', 'release': release, 'distro': distro}
+
+
+def _suse_os(facts: Dict[str, Any], name: str, version: str) -> Dict[str, Any]:
+    """SLES, openSUSE: VERSION_ID (``.0`` added to a version without a dot, as Facter does), no codename."""
+    version = version if '.' in version or not version else version + '.0'
+    parts = version.split('.')
+    release = {'full': version, 'major': parts[0], 'minor': parts[-1] if version else None}
+    distro = {'id': 'SUSE LINUX' if version.startswith('12') else 'SUSE', 'codename': 'n/a', 'release': release}
+    shown = 'SLES' if name.upper().startswith('SLES') else name.split(' ')[0]
+    return {'name': shown, 'family': 'Suse', 'release': release, 'distro': distro}
+
+
+def _windows_os(facts: Dict[str, Any], name: str, version: str) -> Dict[str, Any]:
+    """The release's marketing name (``2022``, ``2012 R2``, ``11``), from the kernel version and build and whether
+    it is a server, as Facter's WindowsReleaseFinder tells them."""
+    product = _fact_text(facts, 'os_product_type')
+    consumer = product == 'workstation' if product else 'Server' not in name
+    parts = version.split('.')
+    kernel = '.'.join(parts[:2])
+    if kernel == '10.0':
+        build = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else 0
+        servers = ((26100, '2025'), (20348, '2022'), (17623, '2019'), (0, '2016'))
+        release = ('11' if build >= 22000 else '10') if consumer else next(shown for least, shown in servers
+                                                                           if build >= least)
+    else:
+        older = {'6.3': ('8.1', '2012 R2'), '6.2': ('8', '2012'), '6.1': ('7', '2008 R2'), '6.0': ('Vista', '2008'),
+                 '5.2': ('XP', '2003')}
+        release = older[kernel][0 if consumer else 1] if kernel in older else kernel
+    return {'name': 'windows', 'family': 'windows', 'release': {'full': release, 'major': release}}
+
+
+def _darwin_os(facts: Dict[str, Any], name: str, version: str) -> Dict[str, Any]:
+    """macOS: Darwin's kernel release (``22.6.0``); the product version under ``macosx``."""
+    kernel = _fact_text(facts, 'kernel') or ''
+    parts = kernel.split('.')
+    release = {'full': kernel, 'major': parts[0], 'minor': parts[1] if len(parts) > 1 else None}
+    numbers = version.split('.')
+    if numbers[0] == '10':
+        product = {'full': version, 'major': '.'.join(numbers[:2]), 'minor': numbers[-1]}
+    else:
+        product = {'full': version, 'major': numbers[0], 'minor': (numbers + ['0'])[1],
+                   'patch': (numbers + ['0', '0'])[2]}
+    return {'name': 'Darwin', 'family': 'Darwin', 'release': release, 'macosx': {'version': product}}
+
+
+def _other_os(facts: Dict[str, Any], name: str, version: str) -> Dict[str, Any]:
+    """Another family: Ansible's names and versions as they are."""
+    release = {'full': version, 'major': _fact_text(facts, 'distribution_major_version')}
+    return {'name': name, 'family': _fact_text(facts, 'os_family'), 'release': release}
+
+
+_OS_SHAPES: Dict[str, Callable[[Dict[str, Any], str, str], Dict[str, Any]]] = {
+    'Debian': _debian_os, 'RedHat': _redhat_os, 'Suse': _suse_os, 'Windows': _windows_os, 'Darwin': _darwin_os}
+
+
+def _machine(facts: Dict[str, Any]) -> Dict[str, Any]:
+    """``uname -m`` as ``hardware``; ``architecture`` the same, ``i386`` for any 32-bit x86."""
+    machine = _fact_text(facts, 'machine') or _fact_text(facts, 'architecture')
+    if not machine:
+        return {}
+    return {'hardware': machine, 'architecture': 'i386' if re.match(r'i[3456]86|pentium', machine) else machine}
+
+
+def _windows_machine(facts: Dict[str, Any]) -> Dict[str, Any]:
+    """Windows' ``64-bit``/``32-bit`` as Facter's ``x64``/``x86`` (hardware ``x86_64``/``i686``)."""
+    shown = {'64-bit': ('x64', 'x86_64'), '32-bit': ('x86', 'i686')}.get(_fact_text(facts, 'architecture') or '')
+    return {'architecture': shown[0], 'hardware': shown[1]} if shown else {}
 
 
 def _stat(path: str) -> Tuple[int, int]:

@@ -15,6 +15,11 @@ DataLoader's), duplicate keys (DataLoader warns or fails, as configured), Ansibl
 markers (``__ansible_vault``...) and YAML tags other than ``!vault`` (``!unsafe``, ``!!omap``...).
 Values carry no 2.19 origin tags: error messages find file and line with source_lines.py.
 
+An anchor defined again (``a: {owner: &id 1, group: *id}`` then ``b: {owner: &id 2, group: *id}``) is YAML 1.2
+and Puppet reads it: an alias names the latest definition before it. PyYAML's composers (libyaml's included) refuse
+it, so a file that does it, and only such a file, is read again as ``unique_anchors`` rewrites it, each definition
+under a name of its own (data_files.py does the same for DataLoader, source_lines.py for the lines of keys).
+
 Parsed files are also kept, as marshal data, in the run's private temporary folder
 (ansible-core's local tmp, created by the process that forks the workers and removed by it at
 exit): a worker forked for the next host reads them instead of parsing again. An entry is
@@ -28,11 +33,13 @@ DOCUMENTATION), under the digest of that text.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import marshal
 import os
+import string
 import sys
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -166,13 +173,77 @@ def _parse_text(raw: bytes) -> Optional[Tuple[Any, int]]:
         return json.loads(text), 0          # DataLoader, too, tries JSON first
     except Exception:  # pylint: disable=broad-except  # not JSON: YAML then
         pass
+    try:
+        return _parse_yaml(text)
+    except yaml.composer.ComposerError as exc:
+        unique = unique_anchors(text) if redefines_anchor(exc) else None
+    except Exception:  # pylint: disable=broad-except  # bad YAML, or what only DataLoader reads: its answer
+        return None
+    try:
+        return _parse_yaml(unique) if unique is not None else None
+    except Exception:  # pylint: disable=broad-except  # as above
+        return None
+
+
+def _parse_yaml(text: str) -> Tuple[Any, int]:
     loader = _Loader(text)
     try:
         return loader.get_single_data(), loader.vault_values
-    except Exception:  # pylint: disable=broad-except  # bad YAML, or what only DataLoader reads: its answer
-        return None
     finally:
         loader.dispose()
+
+
+_ANCHOR_CHARACTERS = string.ascii_letters + string.digits + '-_'
+"""What an anchor's name is made of, for libyaml and PyYAML alike."""
+
+
+def redefines_anchor(exc: BaseException) -> bool:
+    """Whether a composer refused a text for defining an anchor again (libyaml's and PyYAML's messages)."""
+    return isinstance(exc, yaml.composer.ComposerError) and 'duplicate anchor' in str(exc.context)
+
+
+def unique_anchors(text: str) -> Optional[str]:
+    """The text with each anchor defined again renamed, with the aliases that follow it up to its next definition:
+    what a composer refusing a name defined twice then reads is what YAML 1.2 reads (an alias names the latest
+    definition before it). A new name has the old one's length where one is free, so lines and columns stay.
+    None when no anchor is defined twice, or the text does not scan (its composer's error stands then)."""
+    try:
+        tokens = [token for token in yaml.scan(text, Loader=yaml.SafeLoader)
+                  if isinstance(token, (yaml.AnchorToken, yaml.AliasToken))]
+    except yaml.YAMLError:
+        return None
+    used = {token.value for token in tokens}
+    free: Dict[int, Iterator[str]] = {}      # by length: names used nowhere in the file
+    defined: Set[str] = set()
+    renamed: Dict[str, str] = {}
+    edits: List[Tuple[int, int, str]] = []
+    for token in tokens:
+        if isinstance(token, yaml.AnchorToken):
+            if token.value in defined:
+                renamed[token.value] = _free_name(len(token.value), used, free)
+            defined.add(token.value)
+        if token.value in renamed:
+            mark = '&' if isinstance(token, yaml.AnchorToken) else '*'
+            edits.append((token.start_mark.index, token.end_mark.index, mark + renamed[token.value]))
+    if not edits:
+        return None
+    pieces, done = [], 0
+    for start, end, name in edits:      # the scanner's index counts the text's characters (a BOM included)
+        pieces.extend((text[done:start], name))
+        done = end
+    return ''.join(pieces) + text[done:]
+
+
+def _free_name(length: int, used: Set[str], free: Dict[int, Iterator[str]]) -> str:
+    """A name used nowhere in the file nor given yet, ``length`` long where one is left (else longer)."""
+    while True:
+        if length not in free:
+            free[length] = (name for name in map(''.join, itertools.product(_ANCHOR_CHARACTERS, repeat=length))
+                            if name not in used)
+        name = next(free[length], None)
+        if name is not None:
+            return name
+        length += 1
 
 
 def _with_vault_values(data: Any, loader: Any) -> Any:

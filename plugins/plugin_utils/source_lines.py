@@ -16,6 +16,8 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 
 import yaml
 
+from ansible_collections.strata.hier.plugins.plugin_utils.parse import redefines_anchor, unique_anchors
+
 _LOADER = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
 """libyaml's composer where PyYAML has it (several times faster; the same lines and columns)."""
 
@@ -100,7 +102,14 @@ class Positions:
 def _compose(path: str) -> Any:
     try:
         with open(path, encoding='utf-8') as stream:
-            return yaml.compose(stream, Loader=_LOADER)
+            text = stream.read()
+        try:
+            return yaml.compose(text, Loader=_LOADER)
+        except yaml.composer.ComposerError as exc:     # an anchor defined again: as the data was read (parse.py)
+            unique = unique_anchors(text) if redefines_anchor(exc) else None
+            if unique is None:
+                raise
+            return yaml.compose(unique, Loader=_LOADER)
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
 
