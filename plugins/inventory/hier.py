@@ -369,11 +369,11 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             levels.add(view.unfilled)
             hosts[name] = view.host_vars(self.display.warning, self.get_option('provenance'), allowed=self._allowed,
                                          findings=findings, separator=options.separator)
-        if findings:    # every host's violations in one error
+        warnings = levels.warnings(source.level_position, source.undefined_effect, source.strict_hint(inventory=True))
+        if findings:    # every host's violations in one error; warn findings join the source's warnings (and cache)
             from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import enforce
-            enforce(findings, self.display.warning, HierarchyError)
-        return hosts, levels.warnings(source.level_position, source.undefined_effect,
-                                      source.strict_hint(inventory=True))
+            enforce(findings, warnings.append, HierarchyError)
+        return hosts, warnings
 
     def _refuse_node(self, problem):
         if self.get_option('strict'):

@@ -8,6 +8,8 @@ plugins enforcing them by severity."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from ansible.errors import AnsibleError, AnsibleLookupError, AnsibleParserError
@@ -274,7 +276,24 @@ def test_the_inventory_plugin_warns_of_warn_findings_and_builds_the_inventory(tm
         plugin.parse(inventory, DataLoader(), inventory_source(tmp_path, config), cache=False)
     assert sorted(inventory.hosts) == ['db01', 'web01']
     assert inventory.get_host('db01').vars['ntp']['makestep'] == '0.1 -1'
-    assert [message for message in seen if 'violated' in message] == [README_FINDINGS[0]]
+    assert [message for message in seen if 'violated' in message] == ['strata.hier.hier: ' + README_FINDINGS[0]]
+
+
+def test_the_inventory_plugin_warns_of_warn_findings_again_from_its_cache(tmp_path):
+    config = project(tmp_path, README_FILES, {'hier.yml': 'constraints:\n  ntp/makestep: {final: true, severity: warn}\n'})
+    source = inventory_source(tmp_path, config)
+    with open(source, 'a') as stream:
+        stream.write('cache: true\ncache_plugin: ansible.builtin.jsonfile\ncache_connection: %s\n' % (tmp_path / 'cache'))
+    for run in ('merged', 'cached'):
+        plugin, seen = inventory_loader.get('strata.hier.hier'), []
+        with warnings_seen(plugin.display, seen):
+            plugin.parse(InventoryData(), DataLoader(), source, cache=True)
+        try:
+            plugin.update_cache_if_changed()
+        except AttributeError:      # 2.19+: no such step
+            pass
+        assert [message for message in seen if 'violated' in message] == ['strata.hier.hier: ' + README_FINDINGS[0]], run
+    assert os.listdir(str(tmp_path / 'cache'))
 
 
 def vars_of(root, host, variables):
