@@ -33,6 +33,8 @@ SEVERITIES = ('error', 'warn')
 TIGHTEN = ('decrease', 'increase', 'subset', 'superset')
 ABSENT: Any = object()
 """The merged value of a level that knocks the path out (nothing is left)."""
+WITHHELD = '<withheld: vaulted file>'
+"""How a message shows a value that holds data of a whole-file vaulted file."""
 UNMERGED: Any = object()
 """The merged value of a less specific level, where no constraint of the path compares levels' merged values (only
 ``final``, ``tighten`` and ``protect_items`` do): not worked out."""
@@ -66,9 +68,10 @@ class Contribution(Record):
     """A level of a node's chain for one path: what it writes there and what the merge holds after it.
 
     ``value``: as written, knockout markers left out (None for a knockout of the path); ``markers``: the items and keys
-    its markers knock out; ``merged``: the value merged from this level and the less specific
-    ones (ABSENT after a knockout); ``level``: the level as the hierarchy writes it; ``file``: relative to the
-    configuration's folder; ``secret``: the whole file is vaulted; ``place``: the plugins' handle for its line."""
+    its markers knock out; ``merged``: the value merged from this level and the less specific ones (ABSENT after a
+    knockout; ``merged_secret``: it holds data of a whole-file vaulted file); ``level``: the level as the hierarchy
+    writes it; ``file``: relative to the configuration's folder; ``secret``: the whole file is vaulted; ``place``: the
+    plugins' handle for its line."""
 
     level: str
     file: Optional[str]
@@ -78,6 +81,7 @@ class Contribution(Record):
     markers: Tuple[Any, ...] = ()
     secret: bool = False
     place: Any = None
+    merged_secret: bool = False
 
 
 class Violation(Record):
@@ -220,7 +224,7 @@ def _type(constraint: Constraint, chain: Sequence[Contribution], where: Where) -
             detail = '%s sets %s: %s%s' % (where(contribution), shown_value(contribution.value), _inside(path), message)
             found.append(Violation('type', detail, at=contribution, value=contribution.value))
     top = _last_set(chain)
-    if top is None or chain[-1].merged is ABSENT or top.secret:
+    if top is None or chain[-1].merged is ABSENT or _withheld(chain[-1]):     # its messages would show the data
         return found
     for path, message in schema.errors(chain[-1].merged):
         if (_unindexed(path), message) not in seen:
@@ -259,13 +263,14 @@ def _tighten(constraint: Constraint, chain: Sequence[Contribution], where: Where
         if contribution.knocked_out:
             if constraint.tighten != 'subset':
                 found.append(Violation('tighten', '%s knocks it out; it may only %s from %s at %s' % (
-                    where(contribution), _VERB[constraint.tighten], shown_value(before.merged, before),
+                    where(contribution), _VERB[constraint.tighten], shown_merged(before),
                     where(before)), at=contribution, protected=before))
             continue
-        problem = _moved(constraint.tighten, before.merged, contribution.merged)
+        problem = _moved(constraint.tighten, before.merged, contribution.merged,
+                         lambda value, shown=contribution: shown_merged(shown, value))
         if problem:
             found.append(Violation('tighten', '%s %s %s at %s; it may only %s' % (
-                where(contribution), problem, shown_value(before.merged, before), where(before),
+                where(contribution), problem, shown_merged(before), where(before),
                 _VERB[constraint.tighten]), at=contribution, protected=before, value=contribution.merged))
         before = contribution
     return found
@@ -274,22 +279,23 @@ def _tighten(constraint: Constraint, chain: Sequence[Contribution], where: Where
 _VERB = {'decrease': 'decrease', 'increase': 'increase', 'subset': 'narrow', 'superset': 'widen'}
 
 
-def _moved(direction: str, before: Any, after: Any) -> Optional[str]:
-    """How ``after`` moves the wrong way from ``before`` (the start of a sentence ending in ``before``), or None."""
+def _moved(direction: str, before: Any, after: Any, show: Callable[[Any], str]) -> Optional[str]:
+    """How ``after`` moves the wrong way from ``before`` (the start of a sentence ending in ``before``), or None;
+    ``show``: a value of ``after`` as the message may show it."""
     if direction in ('decrease', 'increase'):
         if not (_is_number(before) and _is_number(after)):
-            return 'sets %s, which tighten: %s cannot compare with' % (shown_value(after), direction)
+            return 'sets %s, which tighten: %s cannot compare with' % (show(after), direction)
         if (after > before) if direction == 'decrease' else (after < before):
-            return 'sets %s, %s' % (shown_value(after), 'above' if direction == 'decrease' else 'below')
+            return 'sets %s, %s' % (show(after), 'above' if direction == 'decrease' else 'below')
         return None
     old, new = _members(before), _members(after)
     if old is None or new is None:
-        return 'sets %s, which tighten: %s cannot compare with' % (shown_value(after), direction)
+        return 'sets %s, which tighten: %s cannot compare with' % (show(after), direction)
     extra = [item for frozen, item in (new if direction == 'subset' else old).items()
              if frozen not in (old if direction == 'subset' else new)]
     if not extra:
         return None
-    return '%s %s %s' % ('adds' if direction == 'subset' else 'drops', shown_value(extra),
+    return '%s %s %s' % ('adds' if direction == 'subset' else 'drops', show(extra),
                          'to' if direction == 'subset' else 'from')
 
 
@@ -401,10 +407,23 @@ def _inside(path: Tuple[Any, ...]) -> str:
     return '%s ' % join_path(path) if path else ''
 
 
+def shown_merged(contribution: Contribution, value: Any = ABSENT) -> str:
+    """A contribution's merged value (or ``value``, a part of it) in a message: withheld when it holds data of a
+    whole-file vaulted file."""
+    if _withheld(contribution):
+        return WITHHELD
+    return shown_value(contribution.merged if value is ABSENT else value)
+
+
+def _withheld(contribution: Contribution) -> bool:
+    """Whether a contribution's merged value holds data of a whole-file vaulted file (its own file's at least)."""
+    return contribution.secret or contribution.merged_secret
+
+
 def shown_value(value: Any, contribution: Optional[Contribution] = None) -> str:
     """A value in a message: as JSON, cut at 80 characters; a vault value, or one of a vaulted file, withheld."""
     if contribution is not None and contribution.secret:
-        return '<withheld: vaulted file>'
+        return WITHHELD
     text = _json(value)
     return text if len(text) <= 80 else text[:77] + '...'
 

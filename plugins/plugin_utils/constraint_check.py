@@ -138,7 +138,8 @@ class _Chain:
             contributions.append(Contribution(
                 level=self._written.get(level.level, level.level), file=place.shown_file,
                 value=None if knock is not None else level.written, markers=level.markers, merged=merged,
-                knocked_out=knock is not None, secret=place.vaulted, place=place))
+                knocked_out=knock is not None, secret=place.vaulted, place=place,
+                merged_secret=knock is None and _merges_vaulted(levels, knocks, index)))
         contributions.reverse()
         return contributions
 
@@ -171,6 +172,17 @@ class _Chain:
             line = self._hierarchy.positions().position(level.file, level.keys)[0] if level.keys else None
             shown = self._lines[id(level)] = '%s:%d' % (level.shown_file, line) if line else level.shown_file
         return shown
+
+
+def _merges_vaulted(levels: List[Any], knocks: List[Any], index: int) -> bool:
+    """Whether the value merged up to level ``index`` takes data of a whole-file vaulted file (its own, or one of a
+    less specific level merged into it): such a value is never shown."""
+    for below in range(index, len(levels)):
+        if below > index and knocks[below] is not None:
+            return False
+        if levels[below].vaulted and levels[below].value is not None:
+            return True
+    return False
 
 
 def _walked(hierarchy: Any, tops: List[Any], segments: Tuple[Any, ...]) -> List[Any]:
@@ -287,7 +299,8 @@ def _shown_position(position: Dict[str, Any]) -> str:
 
 def _reported(violation: Violation) -> Any:
     """The value a finding reports: none for a vault rule or a vaulted file, vault values as markers."""
-    if violation.rule == 'vault' or violation.value is ABSENT or (violation.at is not None and violation.at.secret):
+    at = violation.at
+    if violation.rule == 'vault' or violation.value is ABSENT or (at is not None and (at.secret or at.merged_secret)):
         return None
     return displayable(violation.value)
 

@@ -217,6 +217,25 @@ def test_vault_required_passes_vault_values_and_vaulted_files_and_never_shows_a_
     assert final['value'] is None and '<withheld: vaulted file>' in final['message'] and '0.1 -1' not in repr(found)
 
 
+def test_a_value_merged_over_a_vaulted_file_is_never_shown(tmp_path):
+    """common.yml is a whole-file vaulted file: its limits merge into what web.yml writes, and a message or finding
+    that showed the merged value (tighten's before and after, a type error of the merged value) would print them."""
+    loader = DataLoader()
+    loader.set_vault_secrets(SECRET)
+    common = VaultLib(SECRET).encrypt('limits: {sessions: 4711, tags: [alpha, beta]}\n').decode()
+    constraints = ('  limits: deep\nconstraints:\n  limits:\n    tighten: subset\n'
+                   '    type: {type: object, additionalProperties: {type: integer}}\n  limits/sessions: {tighten: increase}\n')
+    config = project(tmp_path, dict(README_FILES, **{
+        'hier.yml': README_FILES['hier.yml'] + constraints,
+        'data/common.yml': common, 'data/roles/web.yml': 'limits: {sessions: 10, extra: 1}\n'}))
+    with secrets_context(SECRET):
+        found = [finding for finding in findings(config, loader) if finding['host'] == 'web01']
+    assert sorted((finding['path'], finding['rule']) for finding in found) == [
+        ('limits', 'tighten'), ('limits/sessions', 'tighten')]
+    assert all(finding['value'] is None and '<withheld: vaulted file>' in finding['message'] for finding in found)
+    assert not any(secret in repr(found) for secret in ('4711', 'alpha', 'beta'))
+
+
 def test_enforce_warns_of_warn_findings_and_raises_every_error_at_once(tmp_path):
     config = project(tmp_path, extra={'hier.yml': '  session_timeout/x: {required: true, severity: warn}\n'})
     hierarchy = get_hierarchy(config, DataLoader())
