@@ -28,10 +28,10 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_inventory import ENVIRONMENTS, generate  # noqa: E402  pylint: disable=wrong-import-position
+from bench_provenance import best_times  # noqa: E402  pylint: disable=wrong-import-position
 
 ROUNDS = 3
 TARGET = 1.20
@@ -113,17 +113,6 @@ def with_hook(hierarchy, nodes, provenance=False, found=None):
     return run
 
 
-def best_times(functions: dict) -> dict:
-    best = {}
-    for _round in range(ROUNDS):
-        for name, function in functions.items():
-            start = time.process_time()
-            function()
-            spent = time.process_time() - start
-            best[name] = min(best.get(name, spent), spent)
-    return best
-
-
 def worker(root: str) -> None:
     """The baseline alone, for --before: its best CPU time as JSON on stdout."""
     from ansible.parsing.dataloader import DataLoader
@@ -134,7 +123,7 @@ def worker(root: str) -> None:
     nodes = nodes_of(hierarchy)
     run = merge_only(hierarchy, nodes)
     run()
-    print(json.dumps(best_times({'merge': run})['merge']))
+    print(json.dumps(best_times({'merge': run}, ROUNDS)['merge']))
 
 
 def before_and_after(root: str, before: str) -> tuple:
@@ -176,7 +165,7 @@ def main() -> None:
                 'constraints of every kind': with_hook(guarded, nodes),
                 'baseline with provenance': merge_only(plain, nodes, True),
                 'constraints of every kind, with provenance': with_hook(guarded, nodes, True)}
-    best = best_times(variants)
+    best = best_times(variants, ROUNDS)
     print('-- %d nodes, %d constraints, %d findings (%d of severity error); load average %.1f' % (
         len(nodes), len(guarded.config.constraints.exact_paths()) + len(guarded.config.constraints.patterns),
         len(findings), sum(finding['severity'] == 'error' for finding in findings), os.getloadavg()[0]))

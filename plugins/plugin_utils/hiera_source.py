@@ -35,12 +35,15 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tup
 
 from ansible.utils.display import Display
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraConfigError, HieraError, HieraNotFound
+from ansible_collections.strata.hier.plugins.module_utils.errors import (
+    HieraConfigError, HieraError, HieraNotFound, MergeError,
+)
 from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer, HieraLookup, hiera_scope
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
     HieraConfig, inside, parse_hiera_config, ruby_glob,
 )
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import SENSITIVE_TEXT
+from ansible_collections.strata.hier.plugins.module_utils.identity import freeze
 from ansible_collections.strata.hier.plugins.plugin_utils.source import (
     Answer, HostView, NodeOptions, Source, get_source, open_source, origin_lines,
 )
@@ -190,10 +193,17 @@ class HieraHostView(HostView):
         self._source, self._variables = hiera, variables
         self.host = variables.get('inventory_hostname')
         self._engine: Optional[HieraLookup] = None
-        self.identity = None        # data interpolates facts: no two hosts are known to answer alike
         if strict and self.undefined:
             from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import undefined_error
             raise undefined_error(self.host, self.undefined, partial(level_position, hiera))
+
+    @property
+    def identity(self) -> Any:      # type: ignore[override]
+        """The host's Hiera scope (its facts): data interpolates them, so only the same facts answer alike."""
+        try:
+            return freeze(host_facts(self._variables))
+        except MergeError:      # nested past the depth limit: never cached
+            return None
 
     @property
     def undefined(self) -> Dict[int, Tuple[str, ...]]:      # type: ignore[override]

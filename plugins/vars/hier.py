@@ -223,8 +223,9 @@ class VarsModule(BaseVarsPlugin):
             _MERGED.clear()
             _MERGED_FOR[:] = [source]
         provenance = self.get_option('provenance')
-        key = (host.name, view.identity, wanted, allowed, provenance)
-        if view.identity is None or key not in _MERGED:
+        identity = view.identity
+        key = (host.name, identity, wanted, allowed, provenance)
+        if identity is None or key not in _MERGED:
             merged = view.host_vars(self._display.warning, provenance=provenance, wanted=_key_filter(*wanted),
                                     allowed=allowed)
             _MERGED[key] = {name: not_templates(value) for name, value in merged.items()}

@@ -17,7 +17,7 @@ from ansible.inventory.data import InventoryData
 from ansible.parsing.dataloader import DataLoader
 from ansible.plugins.loader import inventory_loader, vars_loader
 
-from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import HieraSource
+from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import HieraHostView, HieraSource
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_source import HierarchySource
 from ansible_collections.strata.hier.plugins.plugin_utils.source import get_source, open_source
 
@@ -133,3 +133,9 @@ def test_the_vars_plugin_reads_a_hiera_yaml(puppet, monkeypatch):
     plugin.set_options()
     host_vars = plugin.get_vars(loader, str(puppet), [data.get_host('web01')])
     assert host_vars == {'profile__ntp__servers': ['local', 'pool'], 'motd': 'web'}
+    merged = []
+    monkeypatch.setattr(HieraHostView, 'host_vars', lambda self, *args, **kwargs: merged.append(self.host) or {})
+    assert plugin.get_vars(loader, str(puppet), [data.get_host('web01')]) == host_vars     # asked again: merged once
+    data.set_variable('web01', 'role', 'db')
+    assert plugin.get_vars(loader, str(puppet), [data.get_host('web01')]) == {}     # other facts: merged again
+    assert merged == ['web01']
