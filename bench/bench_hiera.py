@@ -120,7 +120,7 @@ def generate(root: str, nodes: int) -> dict:
     return hosts
 
 
-def read(path: str, _data_hash: str):
+def read(path: str, _level):
     with open(path) as stream:
         return yaml.load(stream, Loader=yaml.CSafeLoader)
 

@@ -22,8 +22,8 @@ options:
         connection, become, interpreter and shell settings, facts, magic variables), a magic variable (C(hostvars),
         C(groups), C(group_names), C(inventory_*), C(playbook_dir), C(omit), C(role_name), C(vars), C(environment),
         ... as ansible-core lists them), one of Ansible's template functions (C(lookup), C(query), C(q), C(now),
-        C(undef)), C(hier_*) (the variables this collection sets, such as C(hier_sources) and C(hier_vaulted_keys))
-        or C(rsop_*) (the settings of the P(strata.hier.rsop#role) role). Play keywords such as C(port) or C(name) set
+        C(undef)), C(hier_*) (the variables this collection sets, such as C(hier_sources), C(hier_vaulted_keys) and
+        C(hier_encrypted_keys)) or C(rsop_*) (the settings of the P(strata.hier.rsop#role) role). Play keywords such as C(port) or C(name) set
         nothing as variables and are not refused.
       - >-
         Names starting with C(__) (internal to Ansible and this collection) cannot be allowed, and a value holding a

@@ -196,7 +196,8 @@ def _native(value, path, sort_keys):
     """Builtin types only (tags and wrappers dropped), vault values as _Vaulted, never decrypted."""
     ciphertext = vault_ciphertext(value)
     if ciphertext is not None:  # first: str() would decrypt
-        return _Vaulted(to_text(ciphertext))
+        # an eyaml value (a host variable encrypted for the run) is written as its data file has it
+        return str(ciphertext) if ciphertext.startswith('ENC[') else _Vaulted(to_text(ciphertext))
     if value is None or isinstance(value, bool):
         return value
     for kind in (str, int, float):

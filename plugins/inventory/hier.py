@@ -49,6 +49,11 @@ description:
     decrypted when the file loads, and whoever writes them out (such as the role C(strata.hier.rsop)) must
     keep them secret. For a C(hiera.yaml), the list holds the keys such a file holds and, once such a file has
     been read, every key whose value interpolates (C(%{lookup(...)}) may copy its data).
+  - hiera-eyaml values (an eyaml level of a C(hiera.yaml), a C(hier.yml) with C(secrets.eyaml)) are decrypted once
+    and held as Ansible vault values encrypted in memory for the run (vault id C(strata_hier_eyaml)); a task uses
+    them as C(!vault) values, and the role C(strata.hier.rsop) and the cache write their C(ENC[...]) text. The host
+    variable C(hier_encrypted_keys) lists the keys holding one. Without the private key, a warning names each
+    value's file and line, and a task using the value fails (docs/hiera.md, eyaml).
 extends_documentation_fragment:
   - constructed
   - inventory_cache
@@ -187,6 +192,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigEr
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import (
     hierarchy_config_path, resolve_option_path,
 )
+from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import for_host_vars
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import (
     OWN_VARIABLES, allowed_names, variable_problem,
@@ -203,8 +209,8 @@ from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels impor
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size
 
 # 3: builtin types, vault values as marked ciphertext, data like the markers escaped (compat); 4: and the warnings
-# about levels no node fills (an entry of 3 would keep them silent)
-CACHE_FORMAT = 5
+# about levels no node fills (an entry of 3 would keep them silent); 6: eyaml values as marked ciphertext
+CACHE_FORMAT = 6
 
 SOURCE_SUFFIXES = ('.hier.yml', '.hier.yaml')
 NAMING_READ_LIMIT = 65536
@@ -384,7 +390,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         strict = self.get_option('strict')
         for name, host_vars in hosts.items():
             self.inventory.add_host(name)
-            for key, value in host_vars.items():
+            for key, value in for_host_vars(host_vars, self.display.warning).items():
                 self.inventory.set_variable(name, key, not_templates(value))
             # as ansible.builtin.constructed: the host's variables with inventory_hostname and group_names,
             # and data never rendered as templates (2.16 would render a '{{ }}' held in the data)

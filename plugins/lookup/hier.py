@@ -197,6 +197,7 @@ from ansible.utils.display import Display
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.identity import is_opaque
 from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     DATA_TAGGING, CompleteMessage, decrypted, is_vault_value, not_templates, origin_tagged, plain, plain_scalar,
@@ -207,6 +208,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.config_path import (
     hierarchy_config_path, resolve_option_path,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.discovery import discover_config
+from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, decrypted as eyaml_decrypted
 from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import in_group_precedence
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.option_definitions import (
@@ -231,7 +233,7 @@ class LookupModule(LookupBase):
         self.set_options(var_options=variables, direct=kwargs)
         try:
             return self._run(terms, variables or {}, kwargs)
-        except (ConfigError, HierarchyError, StoreError, MergeError) as exc:
+        except (ConfigError, HierarchyError, StoreError, MergeError, EyamlError) as exc:
             # a lookup error, so that ansible-core 2.16 shows the message rather than an "unhandled exception";
             # no orig_exc: 2.16 would append the same message again ("X. X")
             raise _LookupError(to_native(exc)) from exc
@@ -293,8 +295,8 @@ class LookupModule(LookupBase):
             for warning in answer.warnings:
                 display.warning('strata.hier.hier %s %s: %s' % (view.host or '(no host)', answer.key, warning))
         value = {key: answer.value for key, answer in answers.items()}
-        if not provenance:
-            return not_templates(plain(value, wrappers=0))
+        if not provenance:      # the value returned: eyaml values decrypted (with provenance, a report: encrypted)
+            return not_templates(plain(eyaml_decrypted(value), wrappers=0))
         records = {}
         for answer in answers.values():
             records.update(answer.records or {})
@@ -339,8 +341,9 @@ class LookupModule(LookupBase):
             value = self._query(value)
         if self.get_option('render'):
             value = self._render(value)
-        # data, not templates, even where Ansible would not mark the result unsafe (allow_unsafe=true, before 2.19)
-        return not_templates(decrypted(value) if is_vault_value(value) else value)
+        # data, not templates, even where Ansible would not mark the result unsafe (allow_unsafe=true, before 2.19);
+        # eyaml values decrypted only here, in what the lookup returns
+        return not_templates(decrypted(value) if is_vault_value(value) else eyaml_decrypted(value))
 
     def _query(self, value):
         try:
@@ -416,7 +419,7 @@ class _Sealed(object):
 
 def _seal(value):
     """Builtin types for JMESPath (it checks exact types), vault values sealed."""
-    return _Sealed(value) if is_vault_value(value) else plain_scalar(value)
+    return _Sealed(value) if is_opaque(value) else plain_scalar(value)
 
 
 def _unseal(value):

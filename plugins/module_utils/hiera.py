@@ -16,8 +16,8 @@ A lookup of key ``K`` (Puppet's ``LookupAdapter#lookup``):
    around the environment (``convert``: ``unique`` flattens a single value).
 4. The merged value is dug into with the remaining segments.
 
-Files are read through ``read(path, data_hash)`` (the caller's loader: YAML or JSON, vault-aware in the
-plugins) once per engine.  Nothing here runs or templates data: interpolation only reads variables and
+Files are read through ``read(path, level)`` (the caller's loader: YAML or JSON as the level's ``data_hash`` says,
+vault- and eyaml-aware in the plugins) once per engine.  Nothing here runs or templates data: interpolation only reads variables and
 other keys.  ``explain`` collects a ``puppet lookup --explain``-like account.
 """
 
@@ -46,8 +46,11 @@ from ansible_collections.strata.hier.plugins.module_utils.limits import Expansio
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import HASH, HieraMerger, merger_for
 from ansible_collections.strata.hier.plugins.module_utils.safe_regex import compile_untrusted
 
-Reader = Callable[[str, str], Any]
-"""``read(path, data_hash)``: the parsed file (any type; a non-map counts as empty), or a HieraError."""
+Reader = Callable[[str, HieraLevel], Any]
+"""``read(path, level)``: the parsed file (any type; a non-map counts as empty), or a HieraError."""
+EYAML_VIEW = '\0eyaml'
+"""Suffix of a file's path in the files read: as an eyaml level reads it (its eyaml values), which is not what a
+yaml_data level reads (their text)."""
 Position = Callable[[str, Tuple[Any, ...]], str]
 """``position(path, keys)``: how an error names the place of a key path in a data file (the plugins add its line)."""
 
@@ -511,20 +514,21 @@ class HieraLookup:
         return texts
 
     def _file(self, path: str, level: HieraLevel) -> Dict[Any, Any]:
-        if path not in self._files:
+        key = path if level.eyaml is None else path + EYAML_VIEW
+        if key not in self._files:
             if os.path.isdir(path):
                 raise HieraError("Unable to read %s (level '%s'): it is a directory" % (path, level.name))
             try:
-                data = self._read(path, level.data_hash)
+                data = self._read(path, level)
                 if not isinstance(data, dict):
                     self.warnings.append('%s: file does not contain a valid %s hash'
                                          % (path, 'yaml' if level.data_hash == 'yaml_data' else 'json'))
                     data = {}
-                self._files[path] = _plain(data, path)
+                self._files[key] = _plain(data, path)
             except HieraError as exc:
                 exc.located = True      # names the file (and line): not the key whose lookup first read it
                 raise
-        return self._files[path]
+        return self._files[key]
 
     # ------------------------------------------------------------------ interpolation context
 

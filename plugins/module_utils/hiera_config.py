@@ -7,8 +7,9 @@
 ``parse_hiera_config`` checks the whole file as Puppet's ``HieraConfigV5`` does (unknown keys, types,
 one data function and one location kind per level, unique names) and refuses what strata.hier does not
 support, each error naming the file, the key and the level: version 3 and 4 files, backends other than
-``yaml_data``/``json_data`` (``eyaml``: use Ansible vault), ``uri``/``uris``.  ``options`` mean nothing to the
-two supported backends and give a warning.
+``yaml_data``/``json_data`` and ``eyaml_lookup_key`` (PKCS7 only), ``uri``/``uris``.  ``options`` mean nothing to
+``yaml_data`` and ``json_data`` and give a warning; an eyaml level's ``pkcs7_private_key``/``pkcs7_public_key``
+are its key files (``HieraLevel.eyaml``; other eyaml options give a warning, another encrypt_method an error).
 
 ``ruby_glob`` expands a level's ``glob`` in Ruby's ``Dir.glob`` order (each directory's entries sorted by
 bytes, walked depth first, files and folders interleaved; ``{a,b}`` in brace order), which Hiera's
@@ -30,6 +31,8 @@ from ansible_collections.strata.hier.plugins.module_utils.limits import Expansio
 
 HIERA_VERSION = 5
 DATA_HASHES = ('yaml_data', 'json_data')
+EYAML = 'eyaml_lookup_key'
+EYAML_KEY_OPTIONS = ('pkcs7_private_key', 'pkcs7_public_key')
 FUNCTION_KEYS = ('data_hash', 'lookup_key', 'data_dig')
 LEVEL_FUNCTION_KEYS = FUNCTION_KEYS + ('hiera3_backend',)
 LOCATION_KEYS = ('path', 'paths', 'glob', 'globs', 'uri', 'uris', 'mapped_paths')
@@ -50,6 +53,8 @@ class HieraLevel:
     templates: Tuple[str, ...]
     datadir: str
     data_hash: str
+    eyaml: Optional[Tuple[Optional[str], Optional[str]]] = None
+    """An eyaml level's private and public key files as written (None: the default); None for other levels."""
 
 
 @dataclass(frozen=True)
@@ -172,11 +177,11 @@ def _level(entry: Any, index: int, defaults: Dict[str, Any], path: str, warnings
     datadir = entry.get('datadir', defaults.get('datadir', 'data'))
     _noted(problems, _check_text, datadir, path, where + '.datadir')
     options = entry.get('options', defaults.get('options'))
-    if options is not None:
-        _noted(problems, _check_options, options, path, where, warnings)
+    eyaml = _noted(problems, _check_options, options, data_hash, path, where, warnings)
     if len(problems) > noted:
         return None
-    return HieraLevel(name=name, kind=location[0], templates=location[1], datadir=datadir, data_hash=data_hash)
+    return HieraLevel(name=name, kind=location[0], templates=location[1], datadir=datadir,
+                      data_hash='yaml_data' if data_hash == EYAML else data_hash, eyaml=eyaml)
 
 
 def _data_hash(entry: Dict[str, Any], defaults: Dict[str, Any], path: str, where: str) -> str:
@@ -188,13 +193,10 @@ def _data_hash(entry: Dict[str, Any], defaults: Dict[str, Any], path: str, where
     if not kinds:
         raise _error(path, where, 'defines no data_hash (and defaults has none)')
     kind, function = kinds[0], source[kinds[0]]
-    if kind == 'data_hash' and function in DATA_HASHES:
+    if (kind == 'data_hash' and function in DATA_HASHES) or (kind == 'lookup_key' and function == EYAML):
         return function
-    if isinstance(function, str) and 'eyaml' in function:
-        raise _error(path, '%s.%s' % (where, kind), 'uses the backend %r: eyaml is not supported; keep secrets as '
-                     'Ansible vault values (!vault) in the data files instead' % function)
-    raise _error(path, '%s.%s' % (where, kind), 'uses the backend %r; only data_hash: yaml_data and json_data are '
-                 'supported' % (function,))
+    raise _error(path, '%s.%s' % (where, kind), 'uses the backend %r; only data_hash: yaml_data and json_data and '
+                 'lookup_key: eyaml_lookup_key are supported' % (function,))
 
 
 def _location(entry: Dict[str, Any], path: str, where: str) -> Tuple[str, Tuple[str, ...]]:
@@ -224,13 +226,34 @@ def _check_text(value: Any, path: str, key: str) -> None:
         raise _error(path, key, 'must be a non-empty string')
 
 
-def _check_options(options: Any, path: str, where: str, warnings: List[str]) -> None:
+def _check_options(options: Any, data_hash: Optional[str], path: str, where: str,
+                   warnings: List[str]) -> Optional[Tuple[Optional[str], Optional[str]]]:
+    """The key files of an eyaml level (None for other levels); options meaning nothing here give a warning."""
+    if options is None:
+        return (None, None) if data_hash == EYAML else None
     if not isinstance(options, dict):
         raise _error(path, where + '.options', 'must be a map')
     for reserved in ('path', 'uri'):
         if reserved in options:
             raise _error(path, '%s.options.%s' % (where, reserved), 'is reserved by Puppet')
-    warnings.append('%s: %s.options mean nothing to yaml_data and json_data and are ignored' % (path, where))
+    if data_hash != EYAML:
+        warnings.append('%s: %s.options mean nothing to yaml_data and json_data and are ignored' % (path, where))
+        return None
+    method = options.get('encrypt_method', 'pkcs7')
+    if not isinstance(method, str) or method.lower() != 'pkcs7':
+        raise _error(path, '%s.options.encrypt_method' % where, 'is %r: only the pkcs7 encryptor of eyaml is supported'
+                     % (method,))
+    ignored = sorted(str(name) for name in options if name not in EYAML_KEY_OPTIONS + ('encrypt_method',))
+    if ignored:
+        warnings.append('%s: %s.options %s mean nothing to strata.hier\'s eyaml and are ignored'
+                        % (path, where, ', '.join(ignored)))
+    for name in EYAML_KEY_OPTIONS:
+        if options.get(name) is not None:
+            _check_text(options[name], path, '%s.options.%s' % (where, name))
+            if '%{' in options[name]:
+                raise _error(path, '%s.options.%s' % (where, name), 'interpolates: eyaml key files are read as '
+                             'written (a path, relative to the hiera.yaml)')
+    return (options.get('pkcs7_private_key'), options.get('pkcs7_public_key'))
 
 
 def _check_unique_names(entries: List[Any], path: str, problems: List[HieraConfigError]) -> None:

@@ -33,6 +33,15 @@ def register_opaque(cls: type, identity: Callable[[Any], Any]) -> None:
     _IDENTITY_BY_TYPE.update(dict.fromkeys(BUILTIN_SCALARS))
 
 
+def is_opaque(value: Any) -> bool:
+    """Whether a value is of a registered opaque type (an encrypted value: a vault or eyaml value)."""
+    kind = type(value)
+    identity = _IDENTITY_BY_TYPE.get(kind, _UNKNOWN)
+    if identity is _UNKNOWN:
+        return opaque_identity(value) is not None
+    return identity is not None
+
+
 def opaque_identity(value: Any) -> Optional[tuple]:
     """The stand-in of an opaque value, or None for any other value (the merge's hot path: a type look-up)."""
     kind = type(value)

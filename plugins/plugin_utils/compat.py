@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from ansible.module_utils.common.text.converters import to_bytes, to_text
 from ansible.release import __version__ as ansible_version
 
-from ansible_collections.strata.hier.plugins.module_utils.identity import register_opaque, shown_path
+from ansible_collections.strata.hier.plugins.module_utils.identity import is_opaque, register_opaque, shown_path
 from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
 
@@ -97,13 +97,50 @@ def is_vault_value(value) -> bool:
 
 
 def vault_ciphertext(value):
-    """The ciphertext of a vault value, without decrypting it; None for any other value.
+    """The ciphertext of a vault value, without decrypting it; None for any other value. A value encrypted for the
+    run (``encrypted_for_run``) gives the text it is written as.
 
     From 2.19 this includes a decrypted value still tagged with its ciphertext.
     """
     if DATA_TAGGING:
-        return VaultHelper.get_ciphertext(value, with_tags=False)
-    return to_text(value._ciphertext) if is_vault_value(value) else None
+        ciphertext = VaultHelper.get_ciphertext(value, with_tags=False)
+    else:
+        ciphertext = to_text(value._ciphertext) if is_vault_value(value) else None
+    return _WRITTEN_AS.get(ciphertext, ciphertext) if _WRITTEN_AS and ciphertext else ciphertext
+
+
+RUN_VAULT_ID = 'strata_hier_eyaml'
+"""The vault id of the run's own secret (eyaml values in host variables)."""
+_WRITTEN_AS = {}
+"""Ciphertext of the run's vault values -> the text they are written as (an eyaml value's ENC[...])."""
+_RUN_SECRET = []
+
+
+def run_secret():
+    """The run's own vault secret (random, in memory only), added to the vault secrets of the run (2.19's context,
+    which the CLI makes before any inventory is read; outside a play there is none, and nothing decrypts)."""
+    if not _RUN_SECRET:
+        from ansible.parsing.vault import VaultSecret
+        _RUN_SECRET.append(VaultSecret(os.urandom(32)))
+    if DATA_TAGGING:
+        from ansible.parsing.vault import VaultSecretsContext
+        context = VaultSecretsContext.current(optional=True)
+        entry = (RUN_VAULT_ID, _RUN_SECRET[0])
+        if context is not None and entry not in context.secrets:
+            context.secrets.append(entry)
+    return _RUN_SECRET[0]
+
+
+def encrypted_for_run(ciphertext, written):
+    """A vault value of ``ciphertext`` (vault text of the run's secret), written out (``vault_ciphertext``) as
+    ``written``."""
+    _WRITTEN_AS[ciphertext] = written
+    if DATA_TAGGING:
+        return _VaultValue(ciphertext=ciphertext)
+    from ansible.parsing.vault import VaultLib
+    value = _VaultValue(to_bytes(ciphertext))
+    value.vault = VaultLib([(RUN_VAULT_ID, run_secret())])
+    return value
 
 
 # The merge core compares vault values (Unique items, tuple values, knockouts) by ciphertext: comparing
@@ -126,9 +163,12 @@ def decrypted(value):
 
 
 def plain_scalar(value):
-    """A scalar as its builtin type (2.19's tags dropped); vault values and other objects as they are."""
+    """A scalar as its builtin type (2.19's tags dropped); vault values and other objects as they are, an eyaml
+    value as its ciphertext (what a report shows of it)."""
     if isinstance(value, bool) or value is None or is_vault_value(value):
         return value
+    if is_opaque(value):
+        return str(value)
     for kind in (str, int, float):
         if isinstance(value, kind):
             return kind(value)     # drops 2.19's tags
@@ -136,6 +176,7 @@ def plain_scalar(value):
 
 
 _CACHED_VAULT = '__strata_hier_vault__'
+_CACHED_EYAML = '__strata_hier_eyaml__'
 _CACHE_PREFIX = '__strata_hier_'
 _CACHE_ESCAPE = '__strata_hier_text__'
 """A data string (a map key) that starts like the cache's own markers is stored behind this prefix, so that a data
@@ -159,6 +200,8 @@ def for_cache(value, wrappers=0):
 def _cached_scalar(value):
     if is_vault_value(value):
         return {_CACHED_VAULT: vault_ciphertext(value)}
+    if is_opaque(value):    # an eyaml value
+        return {_CACHED_EYAML: value.cache_form()}
     value = plain_scalar(value)
     return _CACHE_ESCAPE + value if isinstance(value, str) and value.startswith(_CACHE_PREFIX) else value
 
@@ -170,7 +213,7 @@ def from_cache(value, wrappers=0, loader=None):
 
     def restored(mapping):
         found = _cached_vault(mapping)
-        if found is not None and vault is not None:
+        if is_vault_value(found) and vault is not None:
             found.vault = vault
         return found
 
@@ -183,6 +226,9 @@ def _uncached_scalar(value):
 
 
 def _cached_vault(value):
+    if len(value) == 1 and _CACHED_EYAML in value:
+        from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlValue
+        return EyamlValue.from_cache_form(value[_CACHED_EYAML])
     if len(value) != 1 or _CACHED_VAULT not in value:
         return None
     ciphertext = value[_CACHED_VAULT]

@@ -23,7 +23,8 @@ from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import expanded_size, find
 
 HIER_KEYS = ('datadir', 'hierarchy', 'nodes', 'default_lookup_options', 'lookup_options', 'case_insensitive_keys',
-             'strict_levels', 'constraints')
+             'strict_levels', 'constraints', 'secrets')
+EYAML_KEYS = ('private_key', 'public_key')
 
 if TYPE_CHECKING:     # loaded only by a configuration that has constraints
     from ansible_collections.strata.hier.plugins.module_utils.constraints import Constraints
@@ -57,6 +58,9 @@ class HierarchyConfig(Record):
     """The levels as the file writes them, when they are read otherwise (Datum's ``$($Node.X)``); empty: ``levels``."""
     constraints: Optional['Constraints'] = None
     """hier.yml's ``constraints`` (Datum.yml's ``Constraints``): None when there are none, which costs nothing."""
+    eyaml: Optional[Tuple[Optional[str], Optional[str]]] = None
+    """hier.yml's ``secrets.eyaml``: the private and public key files as written (None: eyaml's default); None:
+    no eyaml keys (a ciphertext-shaped string in the data is an error)."""
 
 
 def level_position(config: HierarchyConfig, index: int) -> str:
@@ -101,7 +105,26 @@ def _from_hier(path: str, data: Mapping) -> HierarchyConfig:
                            rules=read_rules(path, data, case_insensitive), nodes=nodes,
                            case_insensitive_keys=case_insensitive,
                            strict_levels=flag(path, data, 'strict_levels', False),
-                           constraints=read_constraints(path, data, 'constraints', case_insensitive))
+                           constraints=read_constraints(path, data, 'constraints', case_insensitive),
+                           eyaml=_eyaml_keys(path, data.get('secrets')))
+
+
+def _eyaml_keys(path: str, secrets: Any) -> Optional[Tuple[Optional[str], Optional[str]]]:
+    """``secrets: {eyaml: {private_key, public_key}}``: the key files, relative to the configuration's folder."""
+    if secrets is None:
+        return None
+    if not isinstance(secrets, Mapping) or set(secrets) - {'eyaml'}:
+        raise ConfigError('%s: secrets must be a map with the key eyaml (secrets: {eyaml: {private_key: ..., '
+                          'public_key: ...}})' % key_position(path, ['secrets']))
+    keys = secrets.get('eyaml') or {}
+    if not isinstance(keys, Mapping) or set(keys) - set(EYAML_KEYS):
+        raise ConfigError('%s: secrets.eyaml must be a map with the keys private_key and public_key (files, relative '
+                          'to %s)' % (key_position(path, ['secrets', 'eyaml']), os.path.basename(path)))
+    for name in EYAML_KEYS:
+        if keys.get(name) is not None and (not isinstance(keys[name], str) or not keys[name]):
+            raise ConfigError('%s: secrets.eyaml.%s must be a file name, not %s'
+                              % (key_position(path, ['secrets', 'eyaml', name]), name, _kind(keys[name])))
+    return (keys.get('private_key'), keys.get('public_key'))
 
 
 def flag(path: str, data: Mapping, key: str, default: bool) -> bool:

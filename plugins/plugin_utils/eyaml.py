@@ -15,14 +15,17 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
+import itertools
 import os
 import re
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from ansible.errors import AnsibleError
 
 from ansible_collections.strata.hier.plugins.module_utils.identity import register_opaque
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import RUN_VAULT_ID, CompleteMessage, encrypted_for_run, run_secret as _run_secret
+from ansible_collections.strata.hier.plugins.plugin_utils.data_files import MAX_NESTING
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find, rebuild, shown_path
 
@@ -41,8 +44,8 @@ _WHOLE = re.compile(r'\s*ENC\[(?:(\w+),)?([A-Za-z0-9+/=\s]*)\]\s*')
 """A value that is one eyaml token (hiera-eyaml's form; the block form folds whitespace into the base64)."""
 _TOKEN = re.compile(r'ENC\[(?:\w+,)?[A-Za-z0-9+/=\s]+\]')
 
-COUNTS = {'decrypted': 0}
-"""Ciphertexts this process decrypted (tests and the benchmark read it)."""
+COUNTS = {'decrypted': 0, 'values': 0}
+"""Ciphertexts this process decrypted, and eyaml values it read (none: host variables need no walk for them)."""
 
 
 class EyamlError(CompleteMessage, AnsibleError):
@@ -101,6 +104,7 @@ class EyamlValue:
     __slots__ = ('ciphertext', 'keys', 'file')
 
     def __init__(self, ciphertext: str, keys: EyamlKeys, file: str) -> None:
+        COUNTS['values'] += 1
         self.ciphertext = ciphertext
         """``ENC[PKCS7,<base64>]`` without the whitespace of the block form."""
         self.keys = keys
@@ -126,36 +130,49 @@ class EyamlValue:
     def decrypted(self) -> str:
         return self.keys.decrypt(self)
 
+    def cache_form(self) -> Dict[str, str]:
+        """What an inventory cache keeps of the value: its ciphertext, file and key files (nothing secret)."""
+        return {'ciphertext': self.ciphertext, 'file': self.file, 'private_key': self.keys.private_key,
+                'public_key': self.keys.public_key, 'where': self.keys.where}
+
+    @classmethod
+    def from_cache_form(cls, form: Dict[str, str]) -> 'EyamlValue':
+        if not isinstance(form, dict) or not _WHOLE.fullmatch(str(form.get('ciphertext'))):
+            raise ValueError('a cached eyaml value is not eyaml ciphertext')
+        keys = EyamlKeys('/', form['private_key'], form['public_key'], form['where'])
+        return cls(form['ciphertext'], keys, form['file'])
+
     def position(self) -> str:
-        """``file:line`` of the value: the line holding the start of its base64 text."""
-        head = self.ciphertext[len('ENC[PKCS7,'):][:40]
+        """``file:line`` of the value: the line where its base64 text starts (found whole, whitespace ignored: values
+        of one length share their first characters, and the block form spreads a value over lines)."""
         try:
             with open(self.file, encoding='utf-8') as stream:
-                for number, line in enumerate(stream, 1):
-                    if head in line:
-                        return '%s:%d' % (self.file, number)
+                lines = [''.join(line.split()) for line in stream]
         except (OSError, UnicodeDecodeError):
-            pass
-        return self.file
+            return self.file
+        starts = list(itertools.accumulate([0] + [len(line) for line in lines[:-1]]))
+        at = ''.join(lines).find(self.ciphertext[len('ENC[PKCS7,'):-1])
+        return self.file if at < 0 else '%s:%d' % (self.file, bisect.bisect_right(starts, at))
 
 
 register_opaque(EyamlValue, lambda value: ('eyaml', value.ciphertext))
 
 
-def read_values(data: Any, path: str, keys: Optional[EyamlKeys], level: str) -> Any:
-    """A data file's values with each eyaml string as an EyamlValue (``keys``: the level's), or the data as it is
-    when it holds none; an EyamlError naming file, line and key for ciphertext a level cannot read."""
-    found = find(data, _holds_token)
+def read_values(data: Any, path: str, keys: Optional[EyamlKeys], reader: str) -> Any:
+    """A data file's values with each eyaml string as an EyamlValue (``keys``: those of the ``reader``, a level or a
+    configuration), or the data as it is when it holds none; an EyamlError naming file, line and key for ciphertext
+    the reader cannot read."""
+    found = find(data, _holds_token, depth=MAX_NESTING)
     if found is None:
         return data
     if keys is None:
-        raise EyamlError('%s: the value of %r looks like eyaml ciphertext; level %s has no eyaml keys'
-                         % (key_position(path, found[0]), shown_path(found[0]), level))
-    unreadable = find(data, _not_readable)
+        raise EyamlError('%s: the value of %r looks like eyaml ciphertext; %s has no eyaml keys'
+                         % (key_position(path, found[0]), shown_path(found[0]), reader))
+    unreadable = find(data, _not_readable, depth=MAX_NESTING)
     if unreadable is not None:
         raise EyamlError('%s: the value of %r %s' % (key_position(path, unreadable[0]), shown_path(unreadable[0]),
                                                      _why_unreadable(unreadable[1])))
-    return rebuild(data, lambda value: _value(value, keys, path))
+    return rebuild(data, lambda value: _value(value, keys, path), wrappers=MAX_NESTING)
 
 
 def _holds_token(value: Any) -> bool:
@@ -229,3 +246,49 @@ def _pkcs7() -> Any:
         raise EyamlError('decrypting eyaml values needs the Python package cryptography %s or later; this is %s'
                          % ('.'.join(map(str, MIN_CRYPTOGRAPHY)), cryptography.__version__))
     return pkcs7
+
+
+_RUN: Dict[Tuple[str, str, str], Any] = {}
+"""The run's vault value of each eyaml value (by key pair and ciphertext)."""
+
+
+def for_host_vars(host_vars: Dict[str, Any], warn: Callable[[str], None]) -> Dict[str, Any]:
+    """Host variables with each eyaml value as an Ansible vault value of the run (``RUN_VAULT_ID``), which a task
+    uses as it uses a ``!vault`` value; ``hier_encrypted_keys`` lists the keys holding one. A value that cannot be
+    decrypted (no private key) becomes a vault value that no secret decrypts, with a warning: a task using it fails.
+    """
+    if not COUNTS['values']:
+        return host_vars
+    names = [name for name, value in host_vars.items() if find(value, is_eyaml) is not None]
+    if not names:
+        return host_vars
+    result = dict(host_vars)
+    for name in names:
+        result[name] = rebuild(result[name], lambda value: _run_value(value, warn) if is_eyaml(value) else value)
+    # the plugins' own variables (hier_provenance's values) are converted, not listed: data cannot set hier_*
+    result['hier_encrypted_keys'] = [name for name in names if not name.startswith('hier_')]
+    return result
+
+
+def _run_value(value: EyamlValue, warn: Callable[[str], None]) -> Any:
+    memo = (value.keys.private_key, value.keys.public_key, value.ciphertext)
+    known = _RUN.get(memo)
+    if known is None:
+        try:
+            plaintext: Optional[str] = value.decrypted()
+        except EyamlError as exc:
+            warn('strata.hier.hier: %s; a task using the value fails' % exc)
+            plaintext = None
+        known = _RUN[memo] = run_vault_value(value.ciphertext, plaintext)
+    return known
+
+
+def run_vault_value(written: str, plaintext: Optional[str]) -> Any:
+    """A vault value holding ``plaintext`` under the run's secret (None: a vault value no secret decrypts), written
+    out (rsop, caches) as ``written``."""
+    from ansible.parsing.vault import VaultLib, VaultSecret
+    secret = _run_secret()
+    if plaintext is None:       # encrypted under a secret nobody has: Ansible's own error when a task uses it
+        secret = VaultSecret(os.urandom(32))
+    text = VaultLib([(RUN_VAULT_ID, secret)]).encrypt(plaintext or '', secret=secret, vault_id=RUN_VAULT_ID)
+    return encrypted_for_run(text.decode('ascii'), written)

@@ -38,9 +38,9 @@ from ansible.utils.display import Display
 from ansible_collections.strata.hier.plugins.module_utils.errors import (
     HieraConfigError, HieraError, HieraNotFound, MergeError,
 )
-from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer, HieraLookup, hiera_scope
+from ansible_collections.strata.hier.plugins.module_utils.hiera import EYAML_VIEW, Explainer, HieraLookup, hiera_scope
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
-    HieraConfig, inside, parse_hiera_config, ruby_glob,
+    HieraConfig, HieraLevel, inside, parse_hiera_config, ruby_glob,
 )
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import SENSITIVE_TEXT
 from ansible_collections.strata.hier.plugins.module_utils.identity import freeze
@@ -50,6 +50,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.source import (
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted, whole_file_vaulted
+from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, EyamlKeys, read_values
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import refused_variable
 from ansible_collections.strata.hier.plugins.plugin_utils.nodes import name_problem
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import Positions, key_position
@@ -78,24 +79,36 @@ class HieraSource(Source):
         """Data files read, by whether they are vaulted as a whole (their data is plain once loaded)."""
         self._positions: Any = None
         """Provenance: lines of keys in the data files (provenance_report.Positions), made on first use."""
+        self._eyaml: Dict[str, EyamlKeys] = {
+            level.name: EyamlKeys(self.config.root, level.eyaml[0], level.eyaml[1],
+                                  "%s level '%s'" % (os.path.basename(path), level.name))
+            for level in self.config.levels if level.eyaml is not None}
+        """The key pair of each eyaml level, by name (the files are read at the first decryption)."""
 
     def begin_pass(self) -> None:
         """Forget the parsed files that changed since they were read (once per lookup call or inventory parse)."""
         for path, stat in list(self._stats.items()):
             if _stat(path) != stat:
                 self.files.pop(path, None)
+                self.files.pop(path + EYAML_VIEW, None)
                 del self._stats[path]
                 self._vaulted.pop(path, None)
         if self._positions is not None:
             self._positions.begin_pass()
 
-    def read(self, path: str, data_hash: str) -> Any:
+    def read(self, path: str, level: HieraLevel) -> Any:
+        """A data file as ``level`` reads it: an eyaml level's eyaml values as EyamlValue, any other level refusing
+        ciphertext-shaped strings."""
         self._stats[path] = _stat(path)
         self._vaulted[path] = whole_file_vaulted(path)
         try:
-            return load_untrusted(self.loader, path, HieraError)
+            data = load_untrusted(self.loader, path, HieraError)
         except HieraError as exc:
             raise HieraError('Unable to parse (%s): %s' % (path, exc)) from exc
+        try:
+            return read_values(data, path, self._eyaml.get(level.name), "level '%s'" % level.name)
+        except EyamlError as exc:
+            raise HieraError(str(exc)) from None
 
     def may_hold_decrypted(self, key: str, holders: List[Dict[str, str]]) -> bool:
         """Whether a key's value may hold data of a whole-file vaulted file: a file holding the key is one, or

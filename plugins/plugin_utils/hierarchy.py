@@ -24,6 +24,7 @@ from ansible_collections.strata.hier.plugins.module_utils.merging import merge_l
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, level_position, missing_datadir
+from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlKeys
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, HandlerCheck
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import Positions, line_of
 from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found, StoreError, named_entry
@@ -79,8 +80,10 @@ class Hierarchy:
         self.config = config
         if not os.path.isdir(config.datadir):
             raise StoreError(missing_datadir(config))
+        eyaml = None if config.eyaml is None else EyamlKeys(os.path.dirname(config.path), config.eyaml[0],
+                                                             config.eyaml[1], os.path.basename(config.path))
         self._store = DataStore(config.datadir, loader, config.case_insensitive_keys, config.mounts,
-                                list_members=config.dialect == 'datum')
+                                list_members=config.dialect == 'datum', eyaml=eyaml)
         self._handlers = HandlerCheck(self._store, config.case_insensitive_keys)
         self._relatives: Dict[str, str] = {}       # file -> its path relative to datadir
         self._shown_paths: Dict[Tuple[str, ...], str] = {}   # a level's path -> as text

@@ -42,7 +42,7 @@ TEMPLATE_FUNCTIONS = frozenset(('lookup', 'query', 'q', 'now', 'undef'))
 """Ansible's template functions: a host variable of that name hides the function from every template of the host.
 (Play keywords such as ``port`` or ``name`` are not refused: as variables they set nothing, and data uses them.)"""
 
-OWN_VARIABLES = ('hier_sources', 'hier_provenance', 'hier_vaulted_keys')
+OWN_VARIABLES = ('hier_sources', 'hier_provenance', 'hier_vaulted_keys', 'hier_encrypted_keys')
 """The host variables the plugins set themselves (data cannot: ``hier_*`` is reserved)."""
 
 JSON_MARKER_PREFIX = '__ansible_'

@@ -22,11 +22,12 @@ from ansible.errors import AnsibleError
 from ansible_collections.strata.hier.plugins.module_utils.levels import real_path_inside
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted, whole_file_vaulted
+from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, EyamlKeys, read_values
 
 DATA_EXTENSIONS = ('.yml', '.yaml', '.json')
 
 # (real path) -> (mtime_ns, size, parsed data, whole-file vaulted); shared by every store of the process.
-_PARSED: Dict[str, Tuple[int, int, Any, bool]] = {}
+_PARSED: Dict[str, Tuple[int, int, Any, bool, Optional[EyamlKeys]]] = {}
 
 
 class StoreError(CompleteMessage, AnsibleError):
@@ -53,8 +54,11 @@ class DataStore:
     """Read-only view of a data folder as nested maps."""
 
     def __init__(self, datadir: str, loader: Any, case_insensitive: bool = False,
-                 mounts: Optional[Mapping[str, str]] = None, list_members: bool = False) -> None:
+                 mounts: Optional[Mapping[str, str]] = None, list_members: bool = False,
+                 eyaml: Optional[EyamlKeys] = None) -> None:
         self.root = os.path.realpath(datadir)
+        self.eyaml = eyaml
+        """The configuration's eyaml keys (secrets.eyaml): its eyaml values read as EyamlValue; None refuses them."""
         self.list_members = list_members
         """A key after a list collects the key from the list's items (PowerShell's member enumeration, in Datum)."""
         if not os.path.isdir(self.root):
@@ -280,12 +284,18 @@ class DataStore:
             return cached[2]
         status = os.stat(path)
         self._fresh.add(path)
-        if cached and cached[0] == status.st_mtime_ns and cached[1] == status.st_size:
+        if cached and cached[0] == status.st_mtime_ns and cached[1] == status.st_size and cached[4] is self.eyaml:
             return cached[2]
         data = load_untrusted(self.loader, path, StoreError)
-        data = {} if data is None else data
-        _PARSED[path] = (status.st_mtime_ns, status.st_size, data, whole_file_vaulted(path))
+        try:
+            data = {} if data is None else read_values(data, path, self.eyaml, self._reader())
+        except EyamlError as exc:
+            raise StoreError(str(exc)) from None
+        _PARSED[path] = (status.st_mtime_ns, status.st_size, data, whole_file_vaulted(path), self.eyaml)
         return data
+
+    def _reader(self) -> str:
+        return 'the hierarchy configuration' if self.eyaml is None else self.eyaml.where
 
     def vaulted(self, path: str) -> bool:
         """Whether the data at ``path`` (a file, or a folder read as a map) comes from a whole-file vaulted file.

@@ -125,10 +125,10 @@ def expanded_size(value: Any, limit: Optional[int] = None) -> int:
     return count(value, ())
 
 
-def find(value: Any, predicate: Callable[[Any], bool],
-         keys: bool = False) -> Optional[Tuple[Tuple[str, ...], Any]]:
+def find(value: Any, predicate: Callable[[Any], bool], keys: bool = False,
+         depth: int = MAX_DEPTH) -> Optional[Tuple[Tuple[str, ...], Any]]:
     """The key path and value of the first scalar for which ``predicate`` is true, each container looked at once
-    (a container holding itself is not looked at again); the depth error past ``MAX_DEPTH``. With ``keys``, map keys
+    (a container holding itself is not looked at again); the depth error past ``depth``. With ``keys``, map keys
     are looked at too (a key found is its own path's last part)."""
     seen: set = set()
 
@@ -138,7 +138,7 @@ def find(value: Any, predicate: Callable[[Any], bool],
             return (path, item) if predicate(item) else None
         if id(item) in seen:
             return None
-        if len(path) >= MAX_DEPTH:
+        if len(path) >= depth:
             raise depth_error(path, False)
         seen.add(id(item))
         for key, child in pairs:

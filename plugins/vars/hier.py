@@ -37,6 +37,8 @@ description:
     C(hier_*), ...), are left out with a warning naming file, line and key, unless O(allow_reserved_keys) names them.
   - Vault values stay vault values. A host whose values take data from a whole-file vaulted file gets
     C(hier_vaulted_keys), the list of those keys, as with the P(strata.hier.hier#inventory) inventory plugin.
+    hiera-eyaml values become vault values of the run and C(hier_encrypted_keys) lists their keys, as with the
+    inventory plugin.
   - Data files are parsed once per run however many hosts read them, and each host's data is merged once per run
     (a change to the data during a run is not seen by this plugin).
   - Like every vars plugin in a collection it must be enabled, in C(ansible.cfg)
@@ -149,6 +151,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import Complete
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
 from ansible_collections.strata.hier.plugins.plugin_utils.discovery import discover_config
+from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import for_host_vars
 from ansible_collections.strata.hier.plugins.plugin_utils.group_precedence import inventory_variables
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import allowed_names
@@ -228,6 +231,7 @@ class VarsModule(BaseVarsPlugin):
         if identity is None or key not in _MERGED:
             merged = view.host_vars(self._display.warning, provenance=provenance, wanted=_key_filter(*wanted),
                                     allowed=allowed)
+            merged = for_host_vars(merged, self._display.warning)
             _MERGED[key] = {name: not_templates(value) for name, value in merged.items()}
         return dict(_MERGED[key])
 

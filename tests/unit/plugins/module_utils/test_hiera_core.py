@@ -43,9 +43,9 @@ def write(folder, files):
             stream.write(text)
 
 
-def read(path, data_hash):
+def read(path, level):
     with open(path, encoding='utf-8') as stream:
-        return json.load(stream) if data_hash == 'json_data' else yaml.safe_load(stream)
+        return json.load(stream) if level.data_hash == 'json_data' else yaml.safe_load(stream)
 
 
 def engine(folder, files, facts=None, node='web01.example.com', explainer=None, shared=None):
@@ -61,8 +61,14 @@ def engine(folder, files, facts=None, node='web01.example.com', explainer=None, 
     ('version: 6', ("'version'", 'version 6')),
     ('version: 5\nlookup_options: {}', ("'lookup_options'",)),
     ('version: 5\nhierarchy: [{name: a, path: a.yaml, merge: deep}]', ("'hierarchy[0].merge'",)),
-    ('version: 5\nhierarchy: [{name: a, path: a.yaml, lookup_key: eyaml_lookup_key}]',
-     ("level 'a'", 'lookup_key', 'eyaml', 'vault')),
+    ('version: 5\nhierarchy: [{name: a, path: a.yaml, lookup_key: eyaml_lookup_key, options: {encrypt_method: gpg}}]',
+     ("level 'a'", 'options.encrypt_method', 'gpg', 'pkcs7')),
+    ('version: 5\nhierarchy: [{name: a, path: a.yaml, lookup_key: eyaml_lookup_key, options: {pkcs7_private_key: 3}}]',
+     ("level 'a'", 'options.pkcs7_private_key', 'non-empty string')),
+    ('version: 5\nhierarchy: [{name: a, path: a.yaml, lookup_key: eyaml_lookup_key, '
+     'options: {pkcs7_public_key: "%{facts.k}.pem"}}]', ("level 'a'", 'options.pkcs7_public_key', 'interpolates')),
+    ('version: 5\nhierarchy: [{name: a, path: a.yaml, lookup_key: other_lookup_key}]',
+     ("level 'a'", 'lookup_key', 'other_lookup_key', 'eyaml_lookup_key')),
     ('version: 5\nhierarchy: [{name: a, path: a.yaml, data_hash: hocon_data}]', ("level 'a'", 'hocon_data')),
     ('version: 5\nhierarchy: [{name: a, mapped_paths: [facts.apps, app]}]', ("mapped_paths", 'three')),
     ('version: 5\nhierarchy: [{name: a, path: a.yaml}, {name: a, path: b.yaml}]', ("'a'", 'more than once')),
@@ -85,6 +91,16 @@ def test_options_are_a_warning_and_defaults_apply_without_a_defaults_key():
                                 '/repo/hiera.yaml')
     assert config.levels[0].data_hash == 'yaml_data' and config.levels[0].datadir == 'data'
     assert any("level 'a'" in warning and 'ignored' in warning for warning in config.warnings)
+
+
+def test_an_eyaml_level_keeps_its_key_files_and_warns_of_other_options():
+    config = parse_hiera_config(yaml.safe_load(
+        'version: 5\ndefaults: {lookup_key: eyaml_lookup_key}\nhierarchy:\n'
+        '  - {name: a, path: a.yaml, options: {pkcs7_private_key: k/p.pem, gpg_gnupghome: /g}}\n'
+        '  - {name: b, path: b.yaml}\n  - {name: c, path: c.yaml, data_hash: yaml_data}'), '/repo/hiera.yaml')
+    assert [level.eyaml for level in config.levels] == [('k/p.pem', None), (None, None), None]
+    assert [level.data_hash for level in config.levels] == ['yaml_data'] * 3
+    assert any("level 'a'" in warning and 'gpg_gnupghome' in warning for warning in config.warnings)
 
 
 def test_a_lookup_never_changes_the_data_it_read(tmp_path):
