@@ -17,6 +17,7 @@ import math
 from typing import Any, Callable, Hashable, List, Optional
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError
+from ansible_collections.strata.hier.plugins.module_utils.identity import opaque_identity
 
 
 SENSITIVE_TEXT = 'Sensitive [value redacted]'
@@ -43,10 +44,10 @@ def ruby_regex_text(text: str) -> str:
 
 
 def is_secret(value: Any) -> bool:
-    """An Ansible vault value (EncryptedString, AnsibleVaultEncryptedUnicode): text to Hiera's merges, never
-    turned into text here (that would decrypt it)."""
+    """An Ansible vault value (EncryptedString, AnsibleVaultEncryptedUnicode) or another opaque value a plugin
+    registered (an eyaml value): text to Hiera's merges, never turned into text here (that would decrypt it)."""
     name = type(value).__name__
-    return 'Vault' in name or 'Encrypted' in name
+    return 'Vault' in name or 'Encrypted' in name or opaque_identity(value) is not None
 
 
 def eql_key(value: Any) -> Hashable:
@@ -65,7 +66,8 @@ def eql_key(value: Any) -> Hashable:
         return ('list', tuple(eql_key(item) for item in value))
     if isinstance(value, dict):
         return ('hash', frozenset((eql_key(key), eql_key(item)) for key, item in value.items()))
-    return ('object', id(value))
+    # an opaque value (vault, eyaml) by its ciphertext: one value copied to two levels is one item of a merge
+    return opaque_identity(value) or ('object', id(value))
 
 
 def union(first: List[Any], second: List[Any]) -> List[Any]:
