@@ -45,7 +45,7 @@ MIN_CRYPTOGRAPHY = (45, 0)
 """The first cryptography release that decrypts the gem's values (AES-256-CBC content), measured with the gem's
 values: 43.0.3 has no ``pkcs7_decrypt_der``; 44.0.0 and 44.0.3 have it but decrypt only AES-128-CBC (they raise
 ``UnsupportedAlgorithm``: 'Only AES-128-CBC is currently supported for content decryption'); 45.0.0 (yanked on
-PyPI, for other reasons), 45.0.7 and 50.0.2 decrypt them."""
+PyPI, no reason given), 45.0.7 and 50.0.2 decrypt them."""
 
 _WHOLE = re.compile(r'(\s*)ENC\[(?:(\w+),)?([A-Za-z0-9+/=\s]*)\](\s*)')
 """A value that is one eyaml token, and the whitespace around it (hiera-eyaml's form; the block form folds line
