@@ -46,15 +46,16 @@ grep -rq 'ENC\[PKCS7,' "$work/cache"
 no_secret "$work/cache" "$work/cached-1.log" "$work/cached-2.log"
 
 # the check playbook: the constraints hold (vault: required counts an eyaml value), no text in its reports
-ansible-playbook -i localhost, strata.hier.check -e "source=$repo/hier.yml" -e "out=$work/check" \
+(cd "$repo" && ansible-playbook -i localhost, strata.hier.check -e source=hier.yml -e "out=$work/check") \
     > "$work/check.log" 2>&1 || { cat "$work/check.log"; exit 1; }
+grep -q '0 findings' "$work/check/check.txt"
 no_secret "$work/check" "$work/check.log"
 
 # without the private key: plain values still answer; the inventory warns, the lookup fails, naming file and line
 mv "$repo/keys/private_key.pkcs7.pem" "$work/moved.pem"
 printf 'plugin: strata.hier.hier\nconfig: %s\nnodes: "data/nodes/*.yaml"\n' "$repo/hiera.yaml" > "$work/site.hier.yml"
 ansible-inventory -i "$work/site.hier.yml" --host web2 > "$work/nokey.json" 2> "$work/nokey.err"
-tr '\n' ' ' < "$work/nokey.err" | sed 's/  */ /g' | grep -q 'data/common.yaml:5: decrypting the eyaml value needs the key'
+tr '\n' ' ' < "$work/nokey.err" | sed 's/  */ /g' | grep -q 'data/common.yaml:6: decrypting the eyaml value needs the key'
 ansible -i web1, -c local localhost -m ansible.builtin.debug \
     -a "msg={{ lookup('strata.hier.hier', 'plain', config='$repo/hiera.yaml') }}" > "$work/plain.log" 2>&1 || true
 rc=0

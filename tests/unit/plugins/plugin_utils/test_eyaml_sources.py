@@ -307,3 +307,22 @@ def test_an_error_names_the_line_of_its_own_value_among_values_of_one_length(rep
     found = {name: eyaml.EyamlValue(value, _keys(repo), str(repo / 'data' / 'common.yaml')).position()
              for name, value in zip('abc', values)}
     assert [place.rsplit(':', 1)[1] for place in found.values()] == ['1', '2', '4']
+
+
+FIXTURES = os.path.join(os.path.dirname(__file__), '..', 'fixtures', 'eyaml')
+with open(os.path.join(FIXTURES, 'puppet_answers.json'), encoding='utf-8') as _stream:
+    PUPPET = json.load(_stream)
+
+
+@pytest.mark.parametrize('case', PUPPET['cases'], ids=lambda case: '%(host)s-%(key)s-%(merge)s' % case)
+def test_the_lookup_answers_as_puppet_lookup_with_hiera_eyaml(case):
+    """Puppet 7 with hiera-eyaml's backend, recorded by tests/oracle/eyaml/puppet_eyaml_oracle.py: eyaml levels
+    beside yaml levels, maps holding eyaml values at two levels, a unique list with a ciphertext copied."""
+    facts = PUPPET['hosts'][case['host']]
+    variables = dict({'inventory_hostname': case['host']}, role=facts['role'])
+    merge = None if case['merge'] == 'first' else case['merge']
+    loader = DataLoader()
+    plugin = lookup_loader.get('strata.hier.hier', loader=loader, templar=Templar(loader=loader))
+    answer = plugin.run([case['key']], variables, config=os.path.join(FIXTURES, 'puppet_env', 'hiera.yaml'),
+                        **({'merge': merge} if merge else {}))
+    assert case['answer']['status'] == 'found' and answer == [case['answer']['value']]
