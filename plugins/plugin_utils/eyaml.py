@@ -60,7 +60,14 @@ COUNTS = {'decrypted': 0, 'values': 0}
 
 
 class EyamlError(CompleteMessage, AnsibleError):
-    pass
+    key_pair = False
+    """The key pair cannot be used (a key file missing or not a key): so it is for every value of the pair."""
+
+
+def _key_pair_error(message: str) -> EyamlError:
+    error = EyamlError(message)
+    error.key_pair = True
+    return error
 
 
 class EyamlKeys:
@@ -273,8 +280,9 @@ def _pem(variable: str, path: str, value: EyamlValue, where: str) -> Tuple[bytes
         with open(path, 'rb') as stream:
             return stream.read(), path
     except OSError as exc:
-        raise EyamlError('%s: decrypting the eyaml value needs the key %s of %s, which cannot be read (%s); give the '
-                         'key file, or its text in %s' % (value.position(), path, where, exc.strerror, variable)) from None
+        raise _key_pair_error('%s: decrypting the eyaml value needs the key %s of %s, which cannot be read (%s); give '
+                              'the key file, or its text in %s'
+                              % (value.position(), path, where, exc.strerror, variable)) from None
 
 
 def _private_key(pem: Tuple[bytes, str], value: EyamlValue, where: str) -> Any:
@@ -282,8 +290,8 @@ def _private_key(pem: Tuple[bytes, str], value: EyamlValue, where: str) -> Any:
     try:
         return load_pem_private_key(pem[0], None)
     except (ValueError, TypeError) as exc:
-        raise EyamlError('%s: decrypting the eyaml value needs the private key of %s, and %s is not an unencrypted PEM '
-                         'private key (%s)' % (value.position(), where, pem[1], exc)) from None
+        raise _key_pair_error('%s: decrypting the eyaml value needs the private key of %s, and %s is not an '
+                              'unencrypted PEM private key (%s)' % (value.position(), where, pem[1], exc)) from None
 
 
 def _certificate(pem: Tuple[bytes, str], value: EyamlValue, where: str) -> Any:
@@ -291,8 +299,8 @@ def _certificate(pem: Tuple[bytes, str], value: EyamlValue, where: str) -> Any:
     try:
         return x509.load_pem_x509_certificate(pem[0])
     except ValueError as exc:
-        raise EyamlError('%s: decrypting the eyaml value needs the public key of %s, and %s is not a PEM certificate '
-                         '(%s)' % (value.position(), where, pem[1], exc)) from None
+        raise _key_pair_error('%s: decrypting the eyaml value needs the public key of %s, and %s is not a PEM '
+                              'certificate (%s)' % (value.position(), where, pem[1], exc)) from None
 
 
 def _pkcs7(value: EyamlValue) -> Tuple[Any, type]:
@@ -341,10 +349,24 @@ def _run_value(value: EyamlValue, warn: Callable[[str], None]) -> Any:
         try:
             plaintext: Optional[str] = value.decrypted()
         except EyamlError as exc:
-            warn('strata.hier.hier: %s; a task using the value fails' % exc)
+            _warn_once(exc, value, warn)
             plaintext = None
         known = _RUN[memo] = run_vault_value(value.ciphertext, plaintext)
     return known
+
+
+def _warn_once(error: EyamlError, value: EyamlValue, warn: Callable[[str], None]) -> None:
+    """A warning per value, or once per key pair when the pair cannot be used (a CI run without the private key
+    would otherwise say it for every value)."""
+    pair = (value.keys.private_key, value.keys.public_key)
+    if not error.key_pair:
+        warn('strata.hier.hier: %s; a task using the value fails' % error)
+    elif pair not in _WARNED:
+        _WARNED.add(pair)
+        warn('strata.hier.hier: %s; a task using it, or any other eyaml value of %s, fails' % (error, value.keys.where))
+
+
+_WARNED: set = set()
 
 
 def run_vault_value(written: str, plaintext: Optional[str]) -> Any:

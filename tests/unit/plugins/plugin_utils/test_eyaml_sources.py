@@ -201,7 +201,9 @@ def test_an_inventory_without_the_private_key_warns_and_the_value_cannot_be_used
     warnings = []
     monkeypatch.setattr('ansible.utils.display.Display.warning', lambda self, message, *a, **k: warnings.append(message))
     host = parse_inventory(repo)
-    assert any('data/nodes/web1.yaml:3' in warning and 'private_key.pkcs7.pem' in warning for warning in warnings)
+    assert [warning for warning in warnings if 'eyaml' in warning] == [   # once for the key pair, not per value
+        warnings[0]] and 'data/nodes/web1.yaml:3' in warnings[0] and 'private_key.pkcs7.pem' in warnings[0]
+    assert 'any other eyaml value of hiera.yaml level' in warnings[0]
     with pytest.raises(Exception):
         str(host['db']['password'])
 
