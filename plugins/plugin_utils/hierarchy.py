@@ -80,8 +80,8 @@ class Hierarchy:
         self.config = config
         if not os.path.isdir(config.datadir):
             raise StoreError(missing_datadir(config))
-        eyaml = None if config.eyaml is None else EyamlKeys(os.path.dirname(config.path), config.eyaml[0],
-                                                             config.eyaml[1], os.path.basename(config.path))
+        eyaml = None if config.eyaml is None else \
+            EyamlKeys(os.path.dirname(config.path), config.eyaml[0], config.eyaml[1], os.path.basename(config.path))
         self._store = DataStore(config.datadir, loader, config.case_insensitive_keys, config.mounts,
                                 list_members=config.dialect == 'datum', eyaml=eyaml)
         self._handlers = HandlerCheck(self._store, config.case_insensitive_keys)

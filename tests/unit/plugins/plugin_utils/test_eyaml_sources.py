@@ -120,8 +120,8 @@ def test_the_lookup_answers_eyaml_values_decrypted_and_merged_by_ciphertext(repo
 
 def test_each_ciphertext_is_decrypted_at_most_once(repo):
     before = eyaml.COUNTS['decrypted']
-    for _ in range(3):
-        lookup(repo, 'db', 'items')
+    for round_ in range(3):
+        assert lookup(repo, 'db', 'items')[0]['password'] == SECRETS['node'], round_
     assert eyaml.COUNTS['decrypted'] - before == 3     # node password, shared, other
 
 
