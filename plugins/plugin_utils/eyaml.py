@@ -229,3 +229,14 @@ def _pkcs7() -> Any:
         raise EyamlError('decrypting eyaml values needs the Python package cryptography %s or later; this is %s'
                          % ('.'.join(map(str, MIN_CRYPTOGRAPHY)), cryptography.__version__))
     return pkcs7
+
+
+def token_of(value: Any) -> Tuple[Optional[str], Optional[str]]:
+    """``(ciphertext, None)`` for a value that is one eyaml PKCS7 token (``ENC[PKCS7,...]``, the block form's
+    whitespace removed), ``(None, why)`` for one holding ciphertext no eyaml level reads (the guard's rules: another
+    encryptor, a token within other text), ``(None, None)`` for any other value."""
+    if not _holds_token(value):
+        return None, None
+    if _not_readable(value):
+        return None, _why_unreadable(value)
+    return 'ENC[PKCS7,%s]' % ''.join(_WHOLE.fullmatch(value).group(2).split()), None
