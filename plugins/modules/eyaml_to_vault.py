@@ -23,8 +23,8 @@ description:
     picks one as C(ansible-vault encrypt_string --encrypt-vault-id) does.
   - Check mode unless O(apply=true), and always with C(--check). In check mode the whole run is made in memory
     (decrypted, encrypted, verified with O(verify)) and nothing is written.
-  - The run is planned in full before anything is written. When a value cannot be migrated (a file that is not
-    valid YAML, C(ENC[...]) of another encryptor than PKCS7 or within other text, a O(verify) mismatch) the task
+  - The run is planned in full before anything is written. When a value cannot be migrated (a file holding C(ENC[)
+    that is not valid YAML, C(ENC[...]) of another encryptor than PKCS7 or within other text, a O(verify) mismatch) the task
     fails naming each by C(file:line key) and writes no file. A value the key pair cannot decrypt fails the run at
     once, naming its C(file:line). Files are then replaced one by one atomically (a temporary file beside each, its
     mode kept, a rename). A run stopped between two files leaves whole files, and the next run migrates the rest.
@@ -51,7 +51,8 @@ options:
   verify:
     description:
       - Decrypt both sides and compare before anything is written, per file (in check mode too) the data of the
-        rewritten text with its vault values decrypted against the original's with its eyaml values decrypted.
+        rewritten text with its new vault values decrypted against the original's with its eyaml values decrypted.
+        Vault values already in a file are compared by their text.
         A difference fails the task naming C(file:line key) and nothing is written.
     type: bool
     default: false

@@ -234,23 +234,31 @@ def write_atomically(path: str, text: str) -> None:
 
 def verify(file: str, text: str, new_text: str, spots: Sequence[Spot], plaintexts: Sequence[str],
            decrypt_vault: Callable[[str], str]) -> List[str]:
-    """Both sides decrypted and compared: the new text's data, its vault values decrypted, against the old text's,
-    its eyaml values decrypted; a ``file:line key`` message per value that differs (and for any other difference)."""
+    """Both sides decrypted and compared: the new text's data, its new vault values decrypted, against the old
+    text's, its eyaml values decrypted (vault values already there are compared by their text: they may be of a vault
+    id the run has not loaded); a ``file:line key`` message per value that differs, a message per other difference."""
     by_ciphertext = dict(zip((spot.ciphertext for spot in spots), plaintexts))
+    kept: set = set()
+
+    def old_vault(vault_text: str) -> Tuple[str, str]:
+        kept.add(vault_text)
+        return ('vault', vault_text)
+
+    def new_vault(vault_text: str) -> Any:
+        return ('vault', vault_text) if vault_text in kept else decrypt_vault(vault_text)
+
     try:
         before = list(yaml.load_all(text, Loader=_loader(lambda value: by_ciphertext.get(token_of(value)[0], value),
-                                                         decrypt_vault)))
-        after = list(yaml.load_all(new_text, Loader=_loader(lambda value: value, decrypt_vault)))
+                                                         old_vault)))
+        after = list(yaml.load_all(new_text, Loader=_loader(lambda value: value, new_vault)))
     except Exception as exc:    # pylint: disable=broad-except  # a vault error, a YAML error: named without its text
         return ['%s: verify: the file cannot be read to compare both sides (%s)' % (file, type(exc).__name__)]
-    differences = []
-    lines = {spot.keys: spot.line for spot in spots}
-    for old, new in zip(before, after):
-        differences.extend(_differences(old, new, ()))
+    differences = [keys for old, new in zip(before, after) for keys in _differences(old, new, ())]
     if len(before) != len(after):
         differences.append(())
-    return ['%s%s %s: verify: the vault value does not decrypt to the eyaml value\'s plain text'
-            % (file, ':%d' % lines[keys] if keys in lines else '', shown_path(keys)) if keys in lines else
+    lines = {spot.keys: spot.line for spot in spots}
+    return ["%s:%d %s: verify: the vault value does not decrypt to the eyaml value's plain text"
+            % (file, lines[keys], shown_path(keys)) if keys in lines else
             '%s: verify: the rewritten data differs from the original at %s' % (file, shown_path(keys) or 'its top')
             for keys in differences]
 
@@ -264,15 +272,15 @@ def _differences(old: Any, new: Any, keys: Tuple[Any, ...]) -> List[Tuple[Any, .
     return [] if type(old) is type(new) and old == new else [keys]
 
 
-def _loader(string: Callable[[str], Any], decrypt_vault: Callable[[str], str]) -> Any:
-    """A safe loader whose strings pass through ``string`` and whose ``!vault`` values are decrypted."""
+def _loader(string: Callable[[str], Any], vault: Callable[[str], Any]) -> Any:
+    """A safe loader whose strings pass through ``string`` and whose ``!vault`` values' texts through ``vault``."""
 
     class Loader(yaml.SafeLoader):     # pylint: disable=too-many-ancestors
         def construct_yaml_str(self, node: Any) -> Any:
             return string(super().construct_yaml_str(node))
 
     Loader.add_constructor('tag:yaml.org,2002:str', Loader.construct_yaml_str)
-    Loader.add_constructor('!vault', lambda loader, node: decrypt_vault(loader.construct_scalar(node)))
+    Loader.add_constructor('!vault', lambda loader, node: vault(loader.construct_scalar(node)))
     return Loader
 
 

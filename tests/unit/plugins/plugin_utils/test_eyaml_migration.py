@@ -327,3 +327,28 @@ def test_the_playbook_migrates_in_check_mode_by_default_and_never_prints_a_plain
     for secret in PLAINTEXTS.values():
         assert secret.split('\n')[0] not in everything
     assert 'Seeded-' not in everything and '\u00fcn\u00efcode' not in everything
+
+
+def test_verify_compares_vault_values_already_there_by_their_text(tmp_path):
+    root = seeded(tmp_path)
+    secret = VaultSecret(b'not-loaded')
+    other = VaultLib([('ops', secret)]).encrypt('Seeded-Other-Secret', secret, vault_id='ops').decode()
+    common = root / 'data' / 'common.yaml'
+    indented = ''.join('  %s\n' % line for line in other.splitlines())
+    common.write_text(common.read_text() + 'ops_token: !vault |\n' + indented)
+    result = migrate(options(root, verify=True), SECRETS, write=True)
+    assert result['applied'] and not result['problems']
+    assert common.read_text().count('$ANSIBLE_VAULT;1.2;AES256;ops') == 1
+
+
+def test_only_files_holding_eyaml_are_parsed_and_one_that_is_not_yaml_stops_the_run(tmp_path):
+    root = seeded(tmp_path)
+    (root / 'templates').mkdir()
+    (root / 'templates' / 'motd.yml').write_text('motd: {{ banner }\n  - [\n')
+    assert migrate(options(root), SECRETS, write=False)['problems'] == []
+    (root / 'data' / 'broken.yaml').write_text('a: ENC[PKCS7,QUJD]\nb: [x\n')
+    before = contents(root)
+    result = migrate(options(root), SECRETS, write=True)
+    assert result['failed'] and result['problems'] == ['data/broken.yaml:3: not valid YAML '
+                                                       "(expected ',' or ']', but got '<stream end>'); not rewritten"]
+    assert contents(root) == before
