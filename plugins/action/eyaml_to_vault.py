@@ -22,6 +22,5 @@ class ActionModule(JobAction):
     }
 
     def job(self, args, task_vars):
-        from ansible_collections.strata.hier.plugins.plugin_utils.eyaml_migration import migrate
-        secrets = self._loader._vault.secrets     # pylint: disable=protected-access  # what --vault-id loaded
-        return migrate(args, secrets, write=args['apply'] and not self._task.check_mode)
+        from ansible_collections.strata.hier.plugins.plugin_utils.eyaml_migration import migrate, run_secrets
+        return migrate(args, run_secrets(self._loader), write=args['apply'] and not self._task.check_mode)

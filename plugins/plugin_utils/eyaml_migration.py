@@ -299,6 +299,18 @@ def migrate(options: Dict[str, Any], secrets: Sequence[Any], write: bool) -> Dic
     return result_of(migration, vault_id, written, options['verify'])
 
 
+def run_secrets(loader: Any) -> List[Any]:
+    """The vault secrets the run loaded: ansible-core 2.19's secrets context, before it the DataLoader's vault."""
+    try:
+        from ansible.parsing.vault import VaultSecretsContext
+    except ImportError:
+        VaultSecretsContext = None     # pylint: disable=invalid-name  # ansible-core before 2.19
+    context = VaultSecretsContext.current(optional=True) if VaultSecretsContext is not None else None
+    if context is not None:
+        return list(context.secrets)
+    return list(loader._vault.secrets)      # pylint: disable=protected-access  # the only way before 2.19
+
+
 def vault_for_run(secrets: Sequence[Any], vault_id: Optional[str]) -> Tuple[str, Any, Any]:
     """(vault id, secret, VaultLib) to encrypt with, chosen as ``ansible-vault encrypt_string --encrypt-vault-id``
     chooses among the secrets the run loaded (``--vault-id``, ``--vault-password-file``)."""

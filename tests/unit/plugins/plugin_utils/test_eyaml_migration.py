@@ -20,7 +20,7 @@ from ansible.parsing.vault import VaultLib, VaultSecret
 
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, EyamlKeys
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml_migration import (
-    Migration, data_files, migrate, rewritten, scan,
+    Migration, data_files, migrate, rewritten, run_secrets, scan,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import decrypted, is_vault_value
 from ansible_collections.strata.hier.tests.unit.plugins.fresh_process import COLLECTIONS_ROOT
@@ -352,3 +352,10 @@ def test_only_files_holding_eyaml_are_parsed_and_one_that_is_not_yaml_stops_the_
     assert result['failed'] and result['problems'] == ['data/broken.yaml:3: not valid YAML '
                                                        "(expected ',' or ']', but got '<stream end>'); not rewritten"]
     assert contents(root) == before
+
+
+def test_the_run_s_secrets_are_those_ansible_loaded():
+    loader = DataLoader()
+    loader.set_vault_secrets(SECRETS)
+    with secrets_context(SECRETS):
+        assert run_secrets(loader) == SECRETS
