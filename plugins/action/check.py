@@ -8,32 +8,21 @@ from __future__ import annotations
 
 import os
 
-from ansible.errors import AnsibleActionFail, AnsibleError
-from ansible.module_utils.common.text.converters import to_native
-from ansible.plugins.action import ActionBase
-
-ARGUMENT_SPEC = {
-    'source': {'type': 'str'},
-    'out': {'type': 'path', 'default': 'check'},
-}
+from ansible_collections.strata.hier.plugins.plugin_utils.job_action import JobAction
 
 
-class ActionModule(ActionBase):
+class ActionModule(JobAction):
 
-    TRANSFERS_FILES = False
-    _requires_connection = False
+    ARGUMENT_SPEC = {
+        'source': {'type': 'str'},
+        'out': {'type': 'path', 'default': 'check'},
+    }
 
-    def run(self, tmp=None, task_vars=None):
-        result = super(ActionModule, self).run(tmp, task_vars)
-        _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
-        from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+    def job(self, args, task_vars):
         from ansible_collections.strata.hier.plugins.plugin_utils.check_report import check, failure, write_report
-        try:
-            report = check(os.getcwd(), args['source'], self._loader)
-        except (AnsibleError, MergeError) as exc:
-            raise AnsibleActionFail(to_native(exc)) from exc
+        report = check(os.getcwd(), args['source'], self._loader)
         json_path, sarif_path, text_path = write_report(report, args['out'])
-        result.update(changed=False, summary=report['summary'], json=json_path, sarif=sarif_path, text=text_path)
+        result = dict(changed=False, summary=report['summary'], json=json_path, sarif=sarif_path, text=text_path)
         failed = failure(report)
         if failed:
             result.update(failed=True, msg='strata.hier.check: %s (see %s)' % (failed, text_path))

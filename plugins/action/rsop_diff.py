@@ -8,37 +8,27 @@ from __future__ import annotations
 
 import os
 
-from ansible.errors import AnsibleActionFail, AnsibleError
-from ansible.module_utils.common.text.converters import to_native
-from ansible.plugins.action import ActionBase
-
-ARGUMENT_SPEC = {
-    'base': {'type': 'str', 'required': True},
-    'head': {'type': 'str'},
-    'source': {'type': 'str'},
-    'repo': {'type': 'path'},
-    'out': {'type': 'path', 'default': 'rsop-diff'},
-    'fail_if': {'type': 'list', 'elements': 'str', 'default': ['errors'],
-                'choices': ['hosts_changed', 'values_changed', 'errors', 'shadowed_edits', 'dead_edits']},
-}
+from ansible_collections.strata.hier.plugins.plugin_utils.job_action import JobAction
 
 
-class ActionModule(ActionBase):
+class ActionModule(JobAction):
 
-    TRANSFERS_FILES = False
-    _requires_connection = False
+    ARGUMENT_SPEC = {
+        'base': {'type': 'str', 'required': True},
+        'head': {'type': 'str'},
+        'source': {'type': 'str'},
+        'repo': {'type': 'path'},
+        'out': {'type': 'path', 'default': 'rsop-diff'},
+        'fail_if': {'type': 'list', 'elements': 'str', 'default': ['errors'],
+                    'choices': ['hosts_changed', 'values_changed', 'errors', 'shadowed_edits', 'dead_edits']},
+    }
 
-    def run(self, tmp=None, task_vars=None):
-        result = super(ActionModule, self).run(tmp, task_vars)
-        _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
+    def job(self, args, task_vars):
         from ansible_collections.strata.hier.plugins.plugin_utils.rsop_diff import rsop_diff
         from ansible_collections.strata.hier.plugins.plugin_utils.rsop_diff_report import gate_failures, write_report
-        try:
-            report = rsop_diff(args['repo'] or os.getcwd(), args['base'], args['head'], args['source'], self._loader)
-        except AnsibleError as exc:
-            raise AnsibleActionFail(to_native(exc)) from exc
+        report = rsop_diff(args['repo'] or os.getcwd(), args['base'], args['head'], args['source'], self._loader)
         json_path, markdown_path = write_report(report, args['out'])
-        result.update(changed=False, summary=report['summary'], json=json_path, markdown=markdown_path)
+        result = dict(changed=False, summary=report['summary'], json=json_path, markdown=markdown_path)
         failures = gate_failures(report, args['fail_if'])
         if failures:
             result.update(failed=True, msg='strata.hier.rsop_diff: fail_if: %s (see %s)'

@@ -378,3 +378,14 @@ def run_vault_value(written: str, plaintext: Optional[str]) -> Any:
         secret = VaultSecret(os.urandom(32))
     text = VaultLib([(RUN_VAULT_ID, secret)]).encrypt(plaintext or '', secret=secret, vault_id=RUN_VAULT_ID)
     return encrypted_for_run(text.decode('ascii'), written)
+
+
+def token_of(value: Any) -> Tuple[Optional[str], Optional[str]]:
+    """``(ciphertext, None)`` for a value that is one eyaml PKCS7 token (``ENC[PKCS7,...]``, the block form's
+    whitespace removed), ``(None, why)`` for one holding ciphertext no eyaml level reads (the guard's rules: another
+    encryptor, a token within other text), ``(None, None)`` for any other value."""
+    if not _holds_token(value):
+        return None, None
+    if _not_readable(value):
+        return None, _why_unreadable(value)
+    return 'ENC[PKCS7,%s]' % ''.join(_WHOLE.fullmatch(value).group(3).split()), None
