@@ -81,7 +81,7 @@ def main() -> None:
             eyaml._PLAINTEXT.clear()     # pylint: disable=protected-access  # each run decrypts as a new process does
             wall = time.time()
             took, result = cpu(lambda: migrate(dict(options, verify=verify), SECRETS, write=write))
-            assert len(result['values']) == count and not result['problems']
+            assert len(result['rewritten']) == count and not result['problems']
             print('migration, %s: %.2f s CPU, %.2f s wall' % (label, took, time.time() - wall))
     finally:
         shutil.rmtree(root)

@@ -11,6 +11,10 @@ interpolation in values; ``--nodes`` node files (default 2,000), each with its f
 - lookups per second of the Hiera core (``HieraLookup.lookup``, files already parsed, each key with its
   lookup_options) against a plain-merge baseline over the same parsed files (first found, ``dict.update``,
   list concatenation: the cheapest code giving a layered answer, without Hiera's rules);
+- lookup plugin calls on one host (``bench_hiera_calls.py``: a key per call, and every key in one call) against
+  Puppet's own ``lookup()`` of the same keys in one catalog compile (``puppet apply -e``, the cost per lookup: a
+  compile with many rounds of the keys minus one with a single round), when ``puppet`` is installed (target: a
+  call per key <= 1.0x Puppet's lookup);
 - ``ansible-inventory --list`` on a hiera.yaml inventory source against a static YAML inventory holding the same
   merged host vars (target <= 1.5x CPU time).
 
@@ -20,8 +24,11 @@ Run with the collection on ANSIBLE_COLLECTIONS_PATH and PYTHONPATH (scripts/benc
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -168,6 +175,56 @@ def bench_lookups(root: str, hosts: dict, sample: int) -> None:
                            lookups / plain_seconds, hiera_seconds / plain_seconds))
 
 
+PUPPET_ROUNDS = 300
+
+
+def bench_against_puppet(root: str, hosts: dict) -> None:
+    name = next(name for name in sorted(hosts) if hosts[name]['os']['family'] == _facter_family())
+    facts = hosts[name]
+    here = os.path.dirname(os.path.abspath(__file__))
+    calls = subprocess.run([sys.executable, os.path.join(here, 'bench_hiera_calls.py'), os.path.join(root, 'hiera.yaml'),
+                            name, json.dumps(facts), str(PUPPET_ROUNDS)] + list(KEYS), capture_output=True, text=True,
+                           check=True, env=dict(os.environ, PYTHONPATH=''))
+    single, batch = (float(number) for number in calls.stdout.split())
+    if shutil.which('puppet') is None:
+        print('lookup calls: %.0f us per key one key a call, %.0f us in one call of %d keys; Puppet not installed: '
+              'no baseline' % (single, batch, len(KEYS)))
+        return
+    puppet = _puppet_per_lookup(root, name, facts)
+    print('lookup calls: %.0f us per key one key a call (%.2fx Puppet), %.0f us in one call of %d keys (%.2fx); '
+          "Puppet's lookup() %.0f us per key in a compile; target <= 1.0x: %s"
+          % (single, single / puppet, batch, len(KEYS), batch / puppet, puppet,
+             'met' if single <= puppet else 'MISSED'))
+
+
+def _facter_family() -> str:
+    done = subprocess.run(['facter', 'os.family'], capture_output=True, text=True, check=False) \
+        if shutil.which('facter') else None
+    return done.stdout.strip() if done and done.stdout.strip() in FAMILIES else FAMILIES[0]
+
+
+def _puppet_per_lookup(root: str, name: str, facts: dict) -> float:
+    """Puppet's CPU per lookup(): compiles of 1 and 1 + PUPPET_ROUNDS rounds of the keys, best of two each."""
+    code = os.path.join(root, 'puppet-code')
+    shutil.copytree(os.path.join(root, 'data'), os.path.join(code, 'environments', 'production', 'data'))
+    shutil.copy(os.path.join(root, 'hiera.yaml'), os.path.join(code, 'environments', 'production'))
+    keys = ', '.join("'%s'" % key for key in KEYS)
+    environment = dict(os.environ, FACTER_role=facts['role'], FACTER_datacenter=facts['datacenter'])
+
+    def compile_cpu(rounds: int) -> float:
+        program = 'Integer[1, %d].each |$i| { [%s].each |$k| { $v = lookup($k) } }' % (rounds, keys)
+        before = os.times()
+        subprocess.run(['puppet', 'apply', '--noop', '--codedir', code, '--environmentpath',
+                        os.path.join(code, 'environments'), '--certname', name, '-e', program],
+                       capture_output=True, check=True, env=environment)
+        after = os.times()
+        return (after.children_user + after.children_system) - (before.children_user + before.children_system)
+
+    one = min(compile_cpu(1) for _attempt in range(2))
+    many = min(compile_cpu(1 + PUPPET_ROUNDS) for _attempt in range(2))
+    return (many - one) / (PUPPET_ROUNDS * len(KEYS)) * 1e6
+
+
 def bench_inventory(root: str, target: float) -> None:
     source = os.path.join(root, 'site.hier.yml')
     with open(source, 'w') as stream:
@@ -193,6 +250,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix='strata-hiera-bench-') as root:
         hosts = generate(root, arguments.nodes)
         bench_lookups(root, hosts, arguments.sample)
+        bench_against_puppet(root, hosts)
         bench_inventory(root, 1.5)
 
 

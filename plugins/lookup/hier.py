@@ -230,7 +230,7 @@ class LookupModule(LookupBase):
         bytecode.warn_uncached(display.warning)     # once per run: the helpers compiled in every worker
         adopt_own_definitions(self, __name__, DOCUMENTATION)    # the short name through a one-line re-export
         _check_options(kwargs)
-        self.set_options(var_options=variables, direct=kwargs)
+        _set_options_once(self, variables, kwargs)
         try:
             return self._run(terms, variables or {}, kwargs)
         except (ConfigError, HierarchyError, StoreError, MergeError, EyamlError) as exc:
@@ -375,6 +375,62 @@ def _check_options(direct):
         raise _LookupError('strata.hier.hier: %s' % unknown_options_text(unknown, definitions))
     if wrong:
         raise _LookupError('strata.hier.hier: %s' % wrong[0][1])
+
+
+_OPTIONS_KEPT = {}
+"""Options (and their origins) by the direct options and the environment settings they were read with."""
+_OPTIONS_KEPT_MOST = 256
+
+
+def _set_options_once(plugin, variables, direct):
+    """``set_options``, read from Ansible's configuration manager once per process and distinct set of direct
+    options: it costs more than a warm lookup, and no option of this lookup reads host variables (only the call,
+    ansible.cfg and the environment, whose variables are in the key)."""
+    key = _options_key(plugin, direct)
+    kept = _OPTIONS_KEPT.get(key) if key is not None else None
+    if kept is not None:
+        plugin._options, origins = dict(kept[0]), kept[1]      # pylint: disable=protected-access
+        if origins is not None:
+            plugin._origins = dict(origins)     # pylint: disable=protected-access
+        return
+    plugin.set_options(var_options=variables, direct=direct)
+    if key is not None:
+        if len(_OPTIONS_KEPT) >= _OPTIONS_KEPT_MOST:
+            _OPTIONS_KEPT.clear()
+        origins = getattr(plugin, '_origins', None)     # 2.19+
+        _OPTIONS_KEPT[key] = (dict(plugin._options), None if origins is None else dict(origins))  # pylint: disable=protected-access
+
+
+def _options_key(plugin, direct):
+    """The direct options as a key (builtin scalars, lists and maps of them: hashing anything else, such as a vault
+    value, could decrypt it), with the environment variables of the options; None: not kept."""
+    try:
+        given = tuple(sorted((name, _plain_key(value)) for name, value in direct.items()))
+    except TypeError:
+        return None
+    return given, tuple(os.environ.get(name) for name in _environment_names(plugin))
+
+
+def _plain_key(value):
+    kind = type(value)
+    if kind in (str, int, float, bool) or value is None:
+        return (kind.__name__, value)
+    if kind in (list, tuple):
+        return ('list', tuple(_plain_key(item) for item in value))
+    if kind is dict:
+        return ('map', tuple(sorted((_plain_key(name), _plain_key(item)) for name, item in value.items())))
+    raise TypeError(kind)
+
+
+_ENVIRONMENT_NAMES = []
+
+
+def _environment_names(plugin):
+    if not _ENVIRONMENT_NAMES:
+        definitions = plugin.option_definitions or {}
+        _ENVIRONMENT_NAMES.append(tuple(sorted({entry['name'] for option in definitions.values()
+                                                for entry in option.get('env') or () if 'name' in entry})))
+    return _ENVIRONMENT_NAMES[0]
 
 
 def _say_undefined(host, undefined, position, effect):

@@ -275,6 +275,17 @@ class HieraLookup:
             for level, locations in self._resolved_levels() for location in locations
             if location.exists and has_key(self._file(location.path, level), root)])
 
+    def depends_on(self) -> List[str]:
+        """The paths of the node's levels once resolved (none before): their files, and whether each exists, decide
+        every answer."""
+        return [location.path for _level, locations in self._levels or () for location in locations]
+
+    def renew(self) -> None:
+        """Start another pass over the same, unchanged files: a fresh work budget, charged as at the start."""
+        self.budget = ExpansionBudget()
+        self.budget.add_written(sum(_size(location.path) for _level, locations in self._levels or ()
+                                    for location in locations if location.exists))
+
     def data_keys(self) -> List[Any]:
         """Every root key this node's existing data files hold (``lookup_options`` aside), first seen first:
         what a node's whole data (the inventory's host variables) is made of."""

@@ -98,13 +98,13 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
-values:
+rewritten:
   description: Each eyaml value rewritten (or to rewrite, in check mode), in the order of the files and lines.
   returned: always
   type: list
   elements: dict
   contains:
-    file: {description: The file, relative to O(path)., type: str}
+    file: {description: 'The file, relative to O(path).', type: str}
     line: {description: The value's first line in the original file., type: int}
     key: {description: 'Its key path as written (C(a/b/0)).', type: str}
 files:
@@ -114,7 +114,7 @@ files:
   elements: dict
   contains:
     file: {description: The file., type: str}
-    values: {description: Its eyaml values., type: int}
+    count: {description: Its number of eyaml values., type: int}
 problems:
   description: 'What keeps values or files from being migrated, each naming C(file:line key); the task fails on any.'
   returned: always
@@ -135,7 +135,7 @@ summary:
   contains:
     files_scanned: {description: YAML files read., type: int}
     files_changed: {description: Files with eyaml values., type: int}
-    values: {description: eyaml values found., type: int}
+    eyaml_values: {description: eyaml values found., type: int}
     problems: {description: Problems found., type: int}
 report:
   description: 'The lines the playbook prints: C(file:line key) per value, C(file: N values) per file, the problems.'

@@ -193,7 +193,7 @@ class Migration:
                 self.problems.extend(verify(relative, text, new_text, spots, plaintexts, self.decrypt_vault))
             self._texts[path] = new_text
             self.values.extend({'file': relative, 'line': spot.line, 'key': shown_path(spot.keys)} for spot in spots)
-            self.files.append({'file': relative, 'values': len(spots)})
+            self.files.append({'file': relative, 'count': len(spots)})
         return self
 
     def _read(self, path: str, relative: str) -> Optional[str]:
@@ -335,12 +335,12 @@ def vault_for_run(secrets: Sequence[Any], vault_id: Optional[str]) -> Tuple[str,
 def result_of(migration: Migration, vault_id: str, written: bool, verified: bool) -> Dict[str, Any]:
     """The task's result: each value by ``file:line key`` (never its text), the files and their counts, problems."""
     values, files, problems = migration.values, migration.files, migration.problems
-    summary = {'files_scanned': migration.scanned, 'files_changed': len(files), 'values': len(values),
+    summary = {'files_scanned': migration.scanned, 'files_changed': len(files), 'eyaml_values': len(values),
                'problems': len(problems)}
     report = (['%(file)s:%(line)d %(key)s' % value for value in values]
-              + ['%s: %s' % (item['file'], _counted(item['values'], 'value')) for item in files] + problems)
+              + ['%s: %s' % (item['file'], _counted(item['count'], 'value')) for item in files] + problems)
     result = {'changed': bool(values) and not problems, 'applied': written, 'vault_id': vault_id, 'summary': summary,
-              'values': values, 'files': files, 'problems': problems, 'report': report}
+              'rewritten': values, 'files': files, 'problems': problems, 'report': report}
     if problems:
         result.update(failed=True, msg='strata.hier.eyaml_to_vault: %s; nothing written: %s'
                       % (_counted(len(problems), 'problem'), '; '.join(problems[:5])))

@@ -60,6 +60,30 @@ MAGIC_VARIABLES = ('hostvars', 'groups', 'group_names', 'omit', 'playbook_dir', 
                    'environment', 'vars')
 
 
+class _PassFiles(dict):
+    """The parsed data files by path (an eyaml level's reading under the path and EYAML_VIEW), shared by the engines
+    of every host: a file is checked for a change at its first use in a pass, so that a pass costs the files it
+    reads, not every file read before (a lookup call stat'ed all of them)."""
+
+    def __init__(self, forget_if_changed: Callable[[str], None]) -> None:
+        super().__init__()
+        self._forget_if_changed = forget_if_changed
+        self._checked: set = set()
+
+    def begin_pass(self) -> None:
+        self._checked = set()
+
+    def __contains__(self, key: object) -> bool:
+        if key not in self._checked:
+            self._checked.add(key)
+            self._forget_if_changed(str(key).split(EYAML_VIEW, 1)[0])
+        return dict.__contains__(self, key)
+
+    def forget(self, path: str) -> None:
+        self.pop(path, None)
+        self.pop(path + EYAML_VIEW, None)
+
+
 class HieraSource(Source):
     """One hiera.yaml and the data files it reaches."""
 
@@ -73,8 +97,8 @@ class HieraSource(Source):
             self.config: HieraConfig = parse_hiera_config(load_untrusted(loader, path, ConfigError), path)
         except HieraConfigError as exc:
             raise ConfigError(config_problems(exc, path)) from exc
-        self.files: Dict[str, Any] = {}
-        self._stats: Dict[str, Tuple[int, int]] = {}
+        self.files = _PassFiles(self._forget_if_changed)
+        self._stats: Dict[str, Tuple[int, int, int]] = {}
         self._vaulted: Dict[str, bool] = {}
         """Data files read, by whether they are vaulted as a whole (their data is plain once loaded)."""
         self._positions: Any = None
@@ -84,17 +108,23 @@ class HieraSource(Source):
                                   "%s level '%s'" % (os.path.basename(path), level.name))
             for level in self.config.levels if level.eyaml is not None}
         """The key pair of each eyaml level, by name (the files are read at the first decryption)."""
+        self._engines: Dict[Any, List[Any]] = {}
+        """Node name -> [its plain engine, the stats of its level paths when it answered first, its facts]: a later
+        lookup call reuses the engine (levels resolved, lookup_options read) while neither changed."""
 
     def begin_pass(self) -> None:
-        """Forget the parsed files that changed since they were read (once per lookup call or inventory parse)."""
-        for path, stat in list(self._stats.items()):
-            if _stat(path) != stat:
-                self.files.pop(path, None)
-                self.files.pop(path + EYAML_VIEW, None)
-                del self._stats[path]
-                self._vaulted.pop(path, None)
+        """A new pass (a lookup call, an inventory parse): each parsed file is checked for a change at its first use
+        in the pass."""
+        self.files.begin_pass()
         if self._positions is not None:
             self._positions.begin_pass()
+
+    def _forget_if_changed(self, path: str) -> None:
+        stat = self._stats.get(path)
+        if stat is not None and _stat(path) != stat:
+            self.files.forget(path)
+            del self._stats[path]
+            self._vaulted.pop(path, None)
 
     def read(self, path: str, level: HieraLevel) -> Any:
         """A data file as ``level`` reads it: an eyaml level's eyaml values as EyamlValue, any other level refusing
@@ -124,9 +154,32 @@ class HieraSource(Source):
     def engine(self, variables: Mapping, explain: bool = False, provenance: bool = False) -> HieraLookup:
         """A host's Hiera engine; ``provenance``: each lookup also notes where each part of its answer is written
         (``provenance_records``), at the cost of a traced merge."""
-        node, facts = host_facts(variables)
+        return self._engine(*host_facts(variables), explain=explain, provenance=provenance)
+
+    def _engine(self, node: str, facts: Dict[str, Any], explain: bool = False, provenance: bool = False) -> HieraLookup:
         return HieraLookup(self.config, self.read, hiera_scope(node, facts), Explainer() if explain else None,
                            files=self.files, position=key_position, provenance=provenance)
+
+    def host_engine(self, variables: Mapping) -> HieraLookup:
+        """The plain engine of a host: the one of an earlier lookup call when the host's Hiera scope is the same and
+        its level paths are as they were (compared, not frozen: gathered facts make a scope large)."""
+        node, facts = host_facts(variables)
+        kept = self._engines.get(node)
+        if kept is not None and kept[1] is not None and _same_scope(kept[2], facts) \
+                and kept[1] == _stamp(kept[0].depends_on()):
+            kept[0].renew()
+            return kept[0]
+        engine = self._engine(node, facts)
+        if len(self._engines) >= _ENGINES_KEPT:
+            self._engines.clear()
+        self._engines[node] = [engine, None, facts]
+        return engine
+
+    def stamp(self, engine: HieraLookup) -> None:
+        """After an engine's first answer (its levels resolved): the stats its reuse depends on."""
+        kept = self._engines.get(engine.scope['trusted']['certname'])
+        if kept is not None and kept[0] is engine and kept[1] is None:
+            kept[1] = _stamp(engine.depends_on())
 
     def positions(self) -> Positions:
         """The lines of keys in the data files, for provenance (each file composed once per change)."""
@@ -206,6 +259,7 @@ class HieraHostView(HostView):
         self._source, self._variables = hiera, variables
         self.host = variables.get('inventory_hostname')
         self._engine: Optional[HieraLookup] = None
+        self._identity: Any = _UNKNOWN
         if strict and self.undefined:
             from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import undefined_error
             raise undefined_error(self.host, self.undefined, partial(level_position, hiera))
@@ -213,10 +267,12 @@ class HieraHostView(HostView):
     @property
     def identity(self) -> Any:      # type: ignore[override]
         """The host's Hiera scope (its facts): data interpolates them, so only the same facts answer alike."""
-        try:
-            return freeze(host_facts(self._variables))
-        except MergeError:      # nested past the depth limit: never cached
-            return None
+        if self._identity is _UNKNOWN:
+            try:
+                self._identity = freeze(host_facts(self._variables))
+            except MergeError:      # nested past the depth limit: never cached
+                self._identity = None
+        return self._identity
 
     @property
     def undefined(self) -> Dict[int, Tuple[str, ...]]:      # type: ignore[override]
@@ -231,7 +287,7 @@ class HieraHostView(HostView):
         if explain or provenance:
             return self._source.engine(self._variables, explain=explain, provenance=provenance)
         if self._engine is None:
-            self._engine = self._source.engine(self._variables)
+            self._engine = self._source.host_engine(self._variables)
         return self._engine
 
     def lookup(self, key: str, merge: Any = None, explain: bool = False, provenance: bool = False) -> Answer:
@@ -262,6 +318,8 @@ class HieraHostView(HostView):
             value, found = engine.lookup(lookup_key or key, merge), True
         except HieraNotFound:
             value, found = None, False
+        if engine is self._engine:
+            self._source.stamp(engine)
         records = provenance_records(self._source, engine) if found and engine.trace else {}
         shown = SENSITIVE_TEXT if found and engine.sensitive else value
         explained = engine.explain.text() if isinstance(engine.explain, Explainer) and engine.explain.lines else ''
@@ -458,12 +516,26 @@ def _windows_machine(facts: Dict[str, Any]) -> Dict[str, Any]:
     return {'architecture': shown[0], 'hardware': shown[1]} if shown else {}
 
 
-def _stat(path: str) -> Tuple[int, int]:
+_ENGINES_KEPT = 4096
+_UNKNOWN = object()
+
+
+def _same_scope(kept: Dict[str, Any], facts: Dict[str, Any]) -> bool:
+    """Equal facts, each top-level value of the same type too (``1 == True`` for Python, not for interpolation)."""
+    return kept == facts and all(type(value) is type(facts[name]) for name, value in kept.items())
+
+
+def _stamp(paths: Sequence[str]) -> Tuple[Any, ...]:
+    return tuple(_stat(path) for path in paths)
+
+
+def _stat(path: str) -> Tuple[int, int, int]:
+    """What a change of the file at ``path`` changes (a link led elsewhere: the inode); all -1 when it is missing."""
     try:
         stat = os.stat(path)
     except OSError:
-        return (-1, -1)
-    return (stat.st_mtime_ns, stat.st_size)
+        return (-1, -1, -1)
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
 
 def node_names(source: HieraSource, pattern: str) -> List[str]:

@@ -20,7 +20,7 @@ no_secret() {
 }
 
 for config in hiera.yaml hier.yml; do
-    if [[ $config == hiera.yaml ]]; then nodes=data/nodes/*.yaml; else nodes=nodes/*; fi
+    if [[ $config == hiera.yaml ]]; then nodes='data/nodes/*.yaml'; else nodes='nodes/*'; fi
     printf 'plugin: strata.hier.hier\nconfig: %s\nnodes: "%s"\nprovenance: true\n' "$repo/$config" "$nodes" \
         > "$work/site.hier.yml"
     ansible-playbook -i "$work/site.hier.yml" "$here/lookup.yml" -e "config=$repo/$config" -vvv \

@@ -55,9 +55,15 @@ def options(root, **given):
     return dict(dict(path=str(root), vault_id=None, verify=False, private_key=None, public_key=None), **given)
 
 
+CRLF_FILE = 'data/nodes/db01.example.com.yaml'
+"""A file of the seeded repository with CRLF line ends (kept with LF in the collection: its sanity test wants LF)."""
+
+
 def seeded(tmp_path):
     root = tmp_path / 'repo'
     shutil.copytree(FIXTURE, str(root))
+    crlf = root / CRLF_FILE
+    crlf.write_bytes(crlf.read_bytes().replace(b'\n', b'\r\n'))
     return root
 
 
@@ -197,9 +203,9 @@ def test_values_made_by_the_eyaml_gem_round_trip_as_vault_values(tmp_path):
     result = migrate(options(root, verify=True), SECRETS, write=True)
     assert result['applied'] and result['changed'] and not result.get('failed')
     assert result['report'][:len(LINES)] == LINES
-    assert result['files'] == [{'file': 'data/common.yaml', 'values': 5},
-                               {'file': 'data/nodes/db01.example.com.yaml', 'values': 1},
-                               {'file': 'data/roles/web.yaml', 'values': 4}]
+    assert result['files'] == [{'file': 'data/common.yaml', 'count': 5},
+                               {'file': 'data/nodes/db01.example.com.yaml', 'count': 1},
+                               {'file': 'data/roles/web.yaml', 'count': 4}]
     after = contents(root)
     assert after['data/nodes/web01.example.com.yaml'] == before['data/nodes/web01.example.com.yaml']
     crlf = after['data/nodes/db01.example.com.yaml']
@@ -209,7 +215,7 @@ def test_values_made_by_the_eyaml_gem_round_trip_as_vault_values(tmp_path):
         assert loaded(root / file) == with_plaintexts(original, file)
         assert b'ENC[' not in after[file] and b'Seeded' not in after[file]
     again = migrate(options(root, verify=True), SECRETS, write=True)
-    assert (again['changed'], again['applied'], again['values'], again['files']) == (False, False, [], [])
+    assert (again['changed'], again['applied'], again['rewritten'], again['files']) == (False, False, [], [])
     assert contents(root) == after
 
 
@@ -218,7 +224,7 @@ def test_check_mode_writes_nothing(tmp_path):
     before = contents(root)
     stamps = {name: os.stat(str(root / name)).st_mtime_ns for name in before}
     result = migrate(options(root, verify=True), SECRETS, write=False)
-    assert result['changed'] and not result['applied'] and len(result['values']) == 10
+    assert result['changed'] and not result['applied'] and len(result['rewritten']) == 10
     assert 'nothing written' in result['msg']
     assert contents(root) == before
     assert {name: os.stat(str(root / name)).st_mtime_ns for name in before} == stamps
@@ -289,7 +295,7 @@ def test_keys_are_relative_to_the_path_or_given_as_text(tmp_path, monkeypatch):
         in str(raised.value)
     result = migrate(options(root, private_key='../elsewhere/private_key.pkcs7.pem',
                              public_key='../elsewhere/public_key.pkcs7.pem'), SECRETS, write=False)
-    assert len(result['values']) == 10
+    assert len(result['rewritten']) == 10
     monkeypatch.setenv('STRATA_HIER_EYAML_PRIVATE_KEY', (tmp_path / 'elsewhere' / 'private_key.pkcs7.pem').read_text())
     monkeypatch.setenv('STRATA_HIER_EYAML_PUBLIC_KEY', (tmp_path / 'elsewhere' / 'public_key.pkcs7.pem').read_text())
     assert migrate(options(root, verify=True), SECRETS, write=True)['applied']

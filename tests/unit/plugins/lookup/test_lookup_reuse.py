@@ -1,0 +1,104 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What a lookup call costs once warm (issue 26, item 3): it checks only the files it reads, reuses the host's
+engine while the host's level files are unchanged, and reads its options from Ansible's configuration once per set
+of options; a change to the data is still seen by the next call."""
+
+from __future__ import annotations
+
+import os
+
+from ansible.parsing.dataloader import DataLoader
+from ansible.plugins.loader import lookup_loader
+from ansible.template import Templar
+
+from ansible_collections.strata.hier.plugins.plugin_utils import hiera_source
+from ansible_collections.strata.hier.plugins.plugin_utils.source import get_source
+from ansible_collections.strata.hier.tests.unit.plugins.inventory.test_inventory_hier import write
+
+HIERA = '''version: 5
+defaults: {datadir: data, data_hash: yaml_data}
+hierarchy:
+  - {name: node, path: "nodes/%{trusted.certname}.yaml"}
+  - {name: role, path: "roles/%{facts.role}.yaml"}
+  - {name: common, path: common.yaml}
+'''
+
+
+def repo(tmp_path, nodes=40):
+    write(tmp_path / 'hiera.yaml', HIERA)
+    write(tmp_path / 'data' / 'common.yaml', 'lookup_options:\n  pkgs: {merge: unique}\npkgs: [base]\nmotd: common\n')
+    write(tmp_path / 'data' / 'roles' / 'web.yaml', 'pkgs: [nginx]\n')
+    for number in range(nodes):
+        write(tmp_path / 'data' / 'nodes' / ('n%d.yaml' % number), 'pkgs: [n%d]\n' % number)
+    return tmp_path
+
+
+def lookup(folder, host, *terms, **options):
+    loader = DataLoader()
+    plugin = lookup_loader.get('strata.hier.hier', loader=loader, templar=Templar(loader=loader))
+    return plugin.run(list(terms), {'inventory_hostname': host, 'role': 'web'},
+                      config=str(folder / 'hiera.yaml'), **options)
+
+
+def test_a_call_checks_only_the_files_it_reads(tmp_path, monkeypatch):
+    folder = repo(tmp_path)
+    for number in range(40):        # every node file read once
+        lookup(folder, 'n%d' % number, 'pkgs')
+    checked = []
+    real = hiera_source._stat
+    monkeypatch.setattr(hiera_source, '_stat', lambda path: checked.append(path) or real(path))
+    assert lookup(folder, 'n7', 'pkgs') == [['n7', 'nginx', 'base']]
+    assert len(checked) <= 6, checked      # was every file read before: 42
+    assert not [path for path in checked if os.path.basename(path) not in ('n7.yaml', 'web.yaml', 'common.yaml')]
+
+
+def test_a_host_keeps_its_engine_while_its_files_are_unchanged_and_sees_a_change(tmp_path):
+    folder = repo(tmp_path, nodes=1)
+    source = get_source(str(folder / 'hiera.yaml'), DataLoader())
+    assert lookup(folder, 'n9', 'pkgs', 'motd') == [['nginx', 'base'], 'common']
+    first = source._engines['n9'][0]     # pylint: disable=protected-access
+    assert lookup(folder, 'n9', 'motd') == ['common']
+    assert [kept[0] for kept in source._engines.values()] == [first]   # pylint: disable=protected-access
+    write(folder / 'data' / 'nodes' / 'n9.yaml', 'pkgs: [n9]\nmotd: mine\n')      # a level file that was missing
+    assert lookup(folder, 'n9', 'pkgs', 'motd') == [['n9', 'nginx', 'base'], 'mine']
+    write(folder / 'data' / 'common.yaml', 'lookup_options:\n  pkgs: {merge: first}\npkgs: [base]\n')
+    assert lookup(folder, 'n9', 'pkgs') == [['n9']]       # lookup_options read again
+
+
+def test_options_are_read_once_per_set_of_options_and_environment(tmp_path, monkeypatch):
+    folder = repo(tmp_path, nodes=1)
+    plugin_class = type(lookup_loader.get('strata.hier.hier'))
+    calls = []
+    real = plugin_class.set_options
+
+    def counted(self, *args, **kwargs):
+        calls.append(kwargs.get('direct'))
+        return real(self, *args, **kwargs)
+    monkeypatch.setattr(plugin_class, 'set_options', counted)
+    monkeypatch.delenv('STRATA_HIER_ORIGIN_TAGS', raising=False)
+    for _round in range(3):
+        assert lookup(folder, 'n0', 'pkgs') == [['n0', 'nginx', 'base']]
+        assert lookup(folder, 'n0', 'pkgs', merge='first') == [['n0']]
+    assert len(calls) == 2
+    monkeypatch.setenv('STRATA_HIER_ORIGIN_TAGS', 'false')     # a setting of the environment: read again
+    assert lookup(folder, 'n0', 'pkgs') == [['n0', 'nginx', 'base']]
+    assert len(calls) == 3
+    assert lookup(folder, 'n0', 'pkgs', default={'a': object()}) == [['n0', 'nginx', 'base']]   # not kept
+    assert lookup(folder, 'n0', 'pkgs', default={'a': object()}) == [['n0', 'nginx', 'base']]
+    assert len(calls) == 5
+
+
+def test_other_facts_give_the_host_another_engine(tmp_path):
+    folder = repo(tmp_path, nodes=1)
+    write(folder / 'data' / 'roles' / 'db.yaml', 'pkgs: [postgres]\n')
+    write(folder / 'data' / 'common.yaml', 'pkgs: [base]\nmotd: "%{facts.flag}"\n')
+    loader = DataLoader()
+    plugin = lookup_loader.get('strata.hier.hier', loader=loader, templar=Templar(loader=loader))
+    config = str(folder / 'hiera.yaml')
+    assert plugin.run(['pkgs'], {'inventory_hostname': 'n0', 'role': 'web'}, config=config) == [['n0']]
+    assert plugin.run(['pkgs'], {'inventory_hostname': 'n5', 'role': 'db'}, config=config) == [['postgres']]
+    assert plugin.run(['motd'], {'inventory_hostname': 'n5', 'role': 'db', 'flag': 1}, config=config) == ['1']
+    assert plugin.run(['motd'], {'inventory_hostname': 'n5', 'role': 'db', 'flag': True}, config=config) == ['true']
