@@ -38,10 +38,11 @@ from ansible.utils.display import Display
 from ansible_collections.strata.hier.plugins.module_utils.errors import (
     HieraConfigError, HieraError, HieraNotFound, MergeError,
 )
-from ansible_collections.strata.hier.plugins.module_utils.hiera import EYAML_VIEW, Explainer, HieraLookup, hiera_scope
+from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer, HieraLookup, hiera_scope
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
     HieraConfig, HieraLevel, inside, parse_hiera_config, ruby_glob,
 )
+from ansible_collections.strata.hier.plugins.module_utils.hiera_modules import Modules
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import SENSITIVE_TEXT
 from ansible_collections.strata.hier.plugins.module_utils.identity import freeze
 from ansible_collections.strata.hier.plugins.plugin_utils.source import (
@@ -84,17 +85,31 @@ class HieraSource(Source):
                                   "%s level '%s'" % (os.path.basename(path), level.name))
             for level in self.config.levels if level.eyaml is not None}
         """The key pair of each eyaml level, by name (the files are read at the first decryption)."""
+        self.modules = Modules(self.config.root, self.module_config)
+        """The environment's modules: the module layer of ``<module>::`` keys (docs/hiera.md)."""
 
     def begin_pass(self) -> None:
         """Forget the parsed files that changed since they were read (once per lookup call or inventory parse)."""
         for path, stat in list(self._stats.items()):
             if _stat(path) != stat:
-                self.files.pop(path, None)
-                self.files.pop(path + EYAML_VIEW, None)
+                for view in [key for key in self.files if key == path or key.startswith(path + '\0')]:
+                    del self.files[view]        # as each kind of level reads it (eyaml, a module's)
                 del self._stats[path]
                 self._vaulted.pop(path, None)
+        self.modules.begin_pass()
         if self._positions is not None:
             self._positions.begin_pass()
+
+    def module_config(self, path: str, module: str) -> HieraConfig:
+        """A module's hiera.yaml (for hiera_modules.Modules): a HieraError naming its file and each problem's line."""
+        try:
+            return parse_hiera_config(load_untrusted(self.loader, path, HieraError), path, module)
+        except HieraConfigError as exc:
+            error = HieraError(config_problems(exc, path))
+        except HieraError as exc:
+            error = HieraError('Unable to parse (%s): %s' % (path, exc))
+        error.located = True
+        raise error
 
     def read(self, path: str, level: HieraLevel) -> Any:
         """A data file as ``level`` reads it: an eyaml level's eyaml values as EyamlValue, any other level refusing
@@ -126,7 +141,7 @@ class HieraSource(Source):
         (``provenance_records``), at the cost of a traced merge."""
         node, facts = host_facts(variables)
         return HieraLookup(self.config, self.read, hiera_scope(node, facts), Explainer() if explain else None,
-                           files=self.files, position=key_position, provenance=provenance)
+                           files=self.files, position=key_position, provenance=provenance, modules=self.modules)
 
     def positions(self) -> Positions:
         """The lines of keys in the data files, for provenance (each file composed once per change)."""
@@ -181,10 +196,15 @@ class HieraSource(Source):
 
     def fingerprint(self, paths: Sequence[str]) -> str:
         """Changes whenever the hiera.yaml, a file of ``paths`` (a folder: every file in it) or a file of a level's
-        data folder changes (the whole repository's folder, for a data folder that interpolates)."""
-        folders = {os.path.join(self.config.root, level.datadir) if '%{' not in level.datadir else self.config.root
-                   for level in self.config.levels}
-        files: List[str] = [self.config.path]
+        data folder changes (the whole repository's folder, for a data folder that interpolates), a module's levels'
+        included (and environment.conf, each module's hiera.yaml)."""
+        try:
+            configs = [self.config] + self.modules.configs()
+        except HieraError:      # a broken module hiera.yaml: its whole folder (the lookups name the error)
+            configs = [self.config] + [_whole_folder(folder) for folder in self.modules.modules().values()]
+        folders = {os.path.join(config.root, level.datadir) if '%{' not in level.datadir else config.root
+                   for config in configs for level in config.levels}
+        files: List[str] = [self.config.path] + self.modules.files()
         for path in list(paths) + sorted(folders):
             files.extend(_files_in(path) if os.path.isdir(path) else [path])
         digest = hashlib.sha256()
@@ -278,6 +298,12 @@ def config_problems(error: HieraConfigError, path: str) -> str:
         return str(error).replace(path, key_position(path, error.keys), 1)
     lines = [str(problem).replace(path, key_position(path, problem.keys), 1) for problem in error.problems]
     return '%s has %d problems:\n%s' % (path, len(lines), '\n'.join(lines))
+
+
+def _whole_folder(folder: str) -> HieraConfig:
+    """A stand-in configuration whose one level's data folder is ``folder`` itself."""
+    level = HieraLevel(name='module', kind='path', templates=('',), datadir='.', data_hash='yaml_data')
+    return HieraConfig(path=os.path.join(folder, 'hiera.yaml'), root=folder, levels=(level,))
 
 
 def _files_in(folder: str) -> List[str]:
