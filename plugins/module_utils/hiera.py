@@ -35,6 +35,7 @@ from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
     HieraConfig, HieraLevel, charger, inside, level_locations,
 )
 from ansible_collections.strata.hier.plugins.module_utils.hiera_interpolation import check_stack, copied, interpolate
+from ansible_collections.strata.hier.plugins.module_utils.hiera_modules import MISSING, Modules, module_of
 from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import (
     LOOKUP_OPTIONS, dig, has_key, is_lookup_options, split_key,
 )
@@ -49,6 +50,8 @@ from ansible_collections.strata.hier.plugins.module_utils.safe_regex import comp
 Reader = Callable[[str, HieraLevel], Any]
 """``read(path, level)``: the parsed file (any type; a non-map counts as empty), or a HieraError."""
 EYAML_VIEW = '\0eyaml'
+MODULE_VIEW = '\0module '
+"""Suffix of a file's path in the files read, with the module's name: as that module's level reads it (its own keys)."""
 """Suffix of a file's path in the files read: as an eyaml level reads it (its eyaml values), which is not what a
 yaml_data level reads (their text)."""
 Position = Callable[[str, Tuple[Any, ...]], str]
@@ -115,8 +118,12 @@ class HieraLookup:
 
     def __init__(self, config: HieraConfig, read: Reader, scope: Dict[str, Any],
                  explainer: Optional[Explainer] = None, files: Optional[Dict[str, Any]] = None,
-                 position: Optional[Position] = None, provenance: bool = False) -> None:
+                 position: Optional[Position] = None, provenance: bool = False,
+                 modules: Optional[Modules] = None) -> None:
         self.config = config
+        self.modules = modules
+        """The environment's modules (hiera_modules.py): the module layer of ``<module>::`` keys; None: no module
+        layer."""
         self.scope = scope
         self.warnings: List[str] = list(config.warnings)
         self._read = read
@@ -126,9 +133,12 @@ class HieraLookup:
         self._local: Dict[str, Any] = {}
         self._interpolated: Dict[str, Any] = {}
         """What ``%{lookup('k')}`` (``hiera``, ``alias``) found, by key."""
-        self._levels: Optional[List[Tuple[HieraLevel, List[Location]]]] = None
-        self._options: Any = None
-        self._options_read = False
+        self._levels: Dict[str, List[Tuple[HieraLevel, List[Location]]]] = {}
+        """Each configuration's (the environment's, a module's) levels resolved for this node, by its path."""
+        self._options: Dict[Optional[str], Any] = {}
+        """lookup_options compiled, by module (None: the environment's alone)."""
+        self._env_options: Any = _NOT_FOUND
+        self._env_compiled: Tuple[Dict[Any, Any], List[Tuple[Any, Any, str]]] = ({}, [])
         self.explain = explainer or _Quiet()
         self._position: Position = position or (lambda path, keys: path)
         self.budget = ExpansionBudget()
@@ -213,7 +223,7 @@ class HieraLookup:
         """An error of a convert_to naming the key, the lookup_options entry's file and line and, for a value that
         does not convert (``text``: the type), the most specific file and line holding it."""
         options_key = self._options_key(segments[0])
-        declared = self._declaring(options_key)
+        declared = self._declaring(options_key, self._module_of(segments[0]))
         where = self._position(declared, (LOOKUP_OPTIONS, options_key, 'convert_to')) if declared else LOOKUP_OPTIONS
         holders = self.holders(segments[0]) if text is not None else []
         value_at = ' (value at %s)' % self._position(holders[0]['file'], tuple(segments)) if holders else ''
@@ -232,13 +242,13 @@ class HieraLookup:
             trace.mark.definitions += self._shadowed_by_first(trace, segments)
         trace.rule = rule
         if rule is not None and rule != 'merge':
-            trace.rule_file = self._declaring(rule)
+            trace.rule_file = self._declaring(rule, self._module_of(segments[0]))
         return trace
 
     def _shadowed_by_first(self, trace: Any, segments: List[Any]) -> List[Tuple[Any, Any]]:
         """The key as written in the files after the one first found (not interpolated: Hiera reads none)."""
         definitions, after = [], False
-        for level, locations in self._resolved_levels():
+        for level, locations in self._every_level(segments[0]):
             for location in locations:
                 if (level.name, location.path) == trace.variants[0]:
                     after = True
@@ -252,10 +262,10 @@ class HieraLookup:
                     definitions.append((trace.place(level.name, location.path, tuple(segments)), written))
         return definitions
 
-    def _declaring(self, rule: Any) -> Optional[str]:
+    def _declaring(self, rule: Any, module: Optional[str] = None) -> Optional[str]:
         """The most specific data file whose lookup_options hold ``rule`` (the hash merge of lookup_options keeps
-        its entry)."""
-        for level, locations in self._resolved_levels():
+        its entry), the environment's before ``module``'s."""
+        for level, locations in self._every_level(module + '::' if module else None):
             for location in locations:
                 options = self._file(location.path, level).get(LOOKUP_OPTIONS) if location.exists else None
                 if isinstance(options, dict) and has_key(options, rule):
@@ -272,29 +282,39 @@ class HieraLookup:
         """The levels and files holding ``root``, most specific first (with ``first``, only the first counts)."""
         return self._outermost("Hiera key '%s'" % root, lambda: [
             {'level': level.name, 'file': location.path}
-            for level, locations in self._resolved_levels() for location in locations
+            for level, locations in self._every_level(root) for location in locations
             if location.exists and has_key(self._file(location.path, level), root)])
 
     def depends_on(self) -> List[str]:
-        """The paths of the node's levels once resolved (none before): their files, and whether each exists, decide
-        every answer."""
-        return [location.path for _level, locations in self._levels or () for location in locations]
+        """The configurations whose levels were resolved (the hiera.yaml, modules' ones) and the paths of those
+        levels: their files, and whether each exists, decide every answer given so far."""
+        return list(self._levels) + [location.path for levels in self._levels.values() for _level, locations in levels
+                                     for location in locations]
 
     def renew(self) -> None:
         """Start another pass over the same, unchanged files: a fresh work budget, charged as at the start."""
         self.budget = ExpansionBudget()
-        self.budget.add_written(sum(_size(location.path) for _level, locations in self._levels or ()
-                                    for location in locations if location.exists))
+        self.budget.add_written(sum(_size(location.path) for levels in self._levels.values()
+                                    for _level, locations in levels for location in locations if location.exists))
 
     def data_keys(self) -> List[Any]:
         """Every root key this node's existing data files hold (``lookup_options`` aside), first seen first:
         what a node's whole data (the inventory's host variables) is made of."""
         keys: Dict[Any, None] = {}
-        for level, locations in self._outermost('the hierarchy', self._resolved_levels):
+        for level, locations in self._outermost('the hierarchy', self._node_levels):
             for location in locations:
                 if location.exists:
                     keys.update((key, None) for key in self._file(location.path, level) if key != LOOKUP_OPTIONS)
         return list(keys)
+
+    def _node_levels(self) -> List[Tuple[HieraLevel, List[Location]]]:
+        """The environment's levels, then those of every module with data, in modulepath order."""
+        levels = self._resolved_levels()
+        if self.modules is not None:
+            configs = self.modules.configs()
+            self.warnings.extend(self.modules.take_warnings())
+            levels = levels + [entry for config in configs for entry in self._resolved_levels(config)]
+        return levels
 
     def lookup_or(self, key: str, default: Any) -> Any:
         """An interpolation's lookup (``%{lookup('k')}``, ``hiera``, ``alias``), made once per key: Puppet makes it
@@ -326,15 +346,33 @@ class HieraLookup:
             raise ExpansionError('%s: data and interpolations nest deeper than Python can follow' % subject) from None
 
     def _all_layers(self, merger: HieraMerger, key: str, root: Any) -> Any:
-        # Puppet reduces three layers (global, environment, modules); only the environment holds data here,
-        # but the reduction still converts its value (unique: a single value is flattened) and is explained.
+        # Puppet reduces three layers (global, environment, modules); the global one holds nothing here, but the
+        # reduction still converts its value (unique: a single value is flattened) and is explained.
         layers = ('global', 'environment', 'modules')
         return self._reduce(merger, layers, lambda layer: self._layer(layer, merger, key, root))
 
     def _layer(self, layer: str, merger: HieraMerger, key: str, root: Any) -> Any:
-        if layer != 'environment':
+        if layer == 'environment':
+            return self._guarded(key, lambda: self._environment(merger, root))
+        module = self._module_of(root) if layer == 'modules' else None
+        if module is None:
             raise HieraNotFound(layer)
-        return self._guarded(key, lambda: self._environment(merger, root))
+        return self._guarded(key, lambda: self._module(merger, root, module))
+
+    def _module_of(self, root: Any) -> Optional[str]:
+        return module_of(root) if self.modules is not None else None
+
+    def _module(self, merger: HieraMerger, root: Any, module: str) -> Any:
+        """The module layer: the module's levels, explained as Puppet's ``Module "x" Data Provider``."""
+        assert self.modules is not None
+        config = self.modules.config(module)
+        self.warnings.extend(self.modules.take_warnings())
+        if not isinstance(config, HieraConfig):
+            self.explain.say('Module "%s" not found' % module if config == MISSING
+                             else 'Module data provider for module "%s" not found' % module)
+            raise HieraNotFound(module)
+        self.explain.say('Module "%s" Data Provider (hiera configuration version 5)' % module)
+        return self._nested(lambda: self._over_levels(merger, root, self._resolved_levels(config), config))
 
     def _dig(self, value: Any, segments: List[Any], key: str) -> Any:
         self.explain.say('Sub key: "%s"' % '.'.join(str(segment) for segment in segments[1:]))
@@ -353,10 +391,11 @@ class HieraLookup:
 
     def _environment(self, merger: HieraMerger, root: Any) -> Any:
         self.explain.say('Environment Data Provider (hiera configuration version 5)')
-        return self._nested(lambda: self._over_levels(merger, root, self._resolved_levels()))
+        return self._nested(lambda: self._over_levels(merger, root, self._resolved_levels(), self.config))
 
-    def _over_levels(self, merger: HieraMerger, root: Any, levels: List[Tuple[HieraLevel, List[Location]]]) -> Any:
-        self.explain.say('Using configuration "%s"' % self.config.path)
+    def _over_levels(self, merger: HieraMerger, root: Any, levels: List[Tuple[HieraLevel, List[Location]]],
+                     config: HieraConfig) -> Any:
+        self.explain.say('Using configuration "%s"' % config.path)
 
         last: List[Any] = [None]
 
@@ -431,7 +470,7 @@ class HieraLookup:
     # ------------------------------------------------------------------ lookup_options
 
     def _options_for(self, root: Any) -> Any:
-        exact, patterns = self._lookup_options()
+        exact, patterns = self._lookup_options(self._module_of(root))
         if root in exact and exact[root] is not None:
             return exact[root]
         for pattern, entry, _text in patterns:
@@ -441,32 +480,84 @@ class HieraLookup:
 
     def _options_key(self, root: Any) -> Any:
         """The lookup_options key _options_for took the root's entry from."""
-        exact, patterns = self._lookup_options()
+        exact, patterns = self._lookup_options(self._module_of(root))
         if root in exact and exact[root] is not None:
             return root
         return next((text for pattern, _entry, text in patterns if pattern.search(str(root))), None)
 
-    def _lookup_options(self) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any, str]]]:
-        if not self._options_read:
+    def _lookup_options(self, module: Optional[str] = None) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any, str]]]:
+        """The lookup_options of a key of ``module`` (None: of no module): the environment's, merged (hash, the
+        environment's entries winning) with the module's, as Puppet's LookupAdapter does."""
+        options = self._options.get(module)
+        if options is None:
             self.explain.say('Searching for "%s"' % LOOKUP_OPTIONS)
+            options = self._options[module] = self._nested(lambda: self._merged_options(module))
+        return options
+
+    def _merged_options(self, module: Optional[str]) -> Tuple[Dict[Any, Any], List[Tuple[Any, Any, str]]]:
+        merger = merger_for(HASH)
+        if self._env_options is _NOT_FOUND:     # read (and explained) once, as Puppet's @env_lookup_options
             try:
-                merger = merger_for(HASH)
-                options = self._nested(lambda: self._guarded(
-                    LOOKUP_OPTIONS, lambda: self._environment(merger, LOOKUP_OPTIONS)))
+                self._env_options = self._guarded(LOOKUP_OPTIONS, lambda: self._environment(merger, LOOKUP_OPTIONS))
             except HieraNotFound:
-                options = None
-            self._options = _compiled(options)
-            self._options_read = True
-        return self._options
+                self._env_options = None
+            self._env_compiled = _compiled(self._env_options)
+        environment = self._env_options
+        if module is None:
+            return self._env_compiled
+        try:
+            own = self._guarded(LOOKUP_OPTIONS, lambda: self._module(merger, LOOKUP_OPTIONS, module))
+        except HieraNotFound:       # no module, or none with lookup_options: the environment's, compiled once
+            return self._env_compiled
+        self._check_module_options(own, module)
+        if environment is None:
+            return _compiled(own)
+        scopes = [('Global and Environment', environment), ('Module %s' % module, own)]
+
+        def found(scope: Tuple[str, Any]) -> Any:
+            self.explain.say(scope[0])
+            self._nested(lambda: self.explain.value('Found key: "%s" value: ' % LOOKUP_OPTIONS, scope[1]))
+            return scope[1]
+
+        return _compiled(self._reduce(merger, scopes, found))
+
+    def _check_module_options(self, options: Any, module: str) -> None:
+        """Puppet's ``validate_lookup_options``: a module's entries are for its own keys (``^`` patterns too)."""
+        if not isinstance(options, dict):
+            raise HieraError('value of lookup_options must be a hash')
+        prefix = module + '::'
+        for key in options:
+            pattern = isinstance(key, str) and key.startswith('^')
+            if isinstance(key, str) and (key[1:1 + len(prefix)] if pattern else key[:len(prefix)]) == prefix:
+                continue
+            declared = self._declaring(key, module)
+            error = HieraError("%s: all lookup_options %s must %s module name '%s' (got %s)" % (
+                self._position(declared, (LOOKUP_OPTIONS, key)) if declared else 'module %s' % module,
+                'patterns' if pattern else 'keys', 'match a key starting with' if pattern else 'start with',
+                module, inspect(key)))
+            error.located = True
+            raise error
 
     # ------------------------------------------------------------------ levels and files
 
-    def _resolved_levels(self) -> List[Tuple[HieraLevel, List[Location]]]:
-        if self._levels is None:
-            self._levels = [(level, self._locations(level)) for level in self.config.levels]
-        return self._levels
+    def _resolved_levels(self, config: Optional[HieraConfig] = None) -> List[Tuple[HieraLevel, List[Location]]]:
+        config = config or self.config
+        levels = self._levels.get(config.path)
+        if levels is None:
+            levels = self._levels[config.path] = [(level, self._locations(level, config)) for level in config.levels]
+        return levels
 
-    def _locations(self, level: HieraLevel) -> List[Location]:
+    def _module_levels(self, root: Any) -> List[Tuple[HieraLevel, List[Location]]]:
+        """The levels of the module layer of ``root`` (none for a key of no module, or of one without data)."""
+        module = self._module_of(root)
+        config = self.modules.config(module) if module is not None and self.modules is not None else None
+        return self._resolved_levels(config) if isinstance(config, HieraConfig) else []
+
+    def _every_level(self, root: Any) -> List[Tuple[HieraLevel, List[Location]]]:
+        """The environment's levels, then those of the module layer of ``root``: most specific first."""
+        return self._resolved_levels() + self._module_levels(root)
+
+    def _locations(self, level: HieraLevel, config: HieraConfig) -> List[Location]:
         def expand(text: str) -> str:
             try:
                 return _no_nul(interpolate(text, self, False), where)
@@ -476,33 +567,34 @@ class HieraLookup:
                 raise HieraError('%s: %s' % (where(), exc)) from exc
 
         def where() -> str:
-            keys = ('hierarchy', self.config.levels.index(level), level.kind)
-            return "%s: level '%s'" % (self._position(self.config.path, keys), level.name)
+            keys = ('hierarchy', config.levels.index(level), level.kind)
+            return "%s: level '%s'" % (self._position(config.path, keys), level.name)
 
         self._unset = []
         try:
-            pairs = level_locations(level, expand, self._mapped_texts, self.config.root, charger(self.budget, where))
+            pairs = level_locations(level, expand, self._mapped_texts, config.root, charger(self.budget, where))
         finally:
             unset, self._unset = self._unset, None
-        if unset:
-            self._undefined[self.config.levels.index(level)] = tuple(dict.fromkeys(unset))
-        real_root = os.path.realpath(self.config.root)
+        if unset and config is self.config:
+            self._undefined[config.levels.index(level)] = tuple(dict.fromkeys(unset))
+        real_root = os.path.realpath(config.root)
         for _template, path in pairs:
             if real_path_inside(_no_nul(path, where), real_root) is None:     # mapped_paths' too
-                raise self._outside(level, path)
+                raise self._outside(level, path, config)
         locations = [Location(template, path, os.path.exists(path)) for template, path in pairs]
         self.budget.add_written(sum(_size(location.path) for location in locations if location.exists))
         return locations
 
-    def _outside(self, level: HieraLevel, path: str) -> HieraError:
+    @staticmethod
+    def _outside(level: HieraLevel, path: str, config: HieraConfig) -> HieraError:
         """The error for a location leaving the configuration's folder: by its path (``..``, absolute, a fact), or
         through a link (the rule of a hier.yml's data folder: links may not lead out of it)."""
-        if not inside(self.config.root, path):
+        if not inside(config.root, path):
             return HieraError("%s: level '%s' resolves to %s, outside the configuration's folder %s"
-                              % (self.config.path, level.name, path, self.config.root))
+                              % (config.path, level.name, path, config.root))
         return HieraError("%s: level '%s' reads %s, which a link leads to %s, outside the configuration's folder %s "
                           "(links may not lead out of it, as in a hier.yml's data folder)"
-                          % (self.config.path, level.name, path, os.path.realpath(path), self.config.root))
+                          % (config.path, level.name, path, os.path.realpath(path), config.root))
 
     def _mapped_texts(self, variable: str, name: str, template: str) -> List[str]:
         values = self.variable(variable, 'mapped_paths')
@@ -526,6 +618,8 @@ class HieraLookup:
 
     def _file(self, path: str, level: HieraLevel) -> Dict[Any, Any]:
         key = path if level.eyaml is None else path + EYAML_VIEW
+        if level.module is not None:
+            key += MODULE_VIEW + level.module
         if key not in self._files:
             if os.path.isdir(path):
                 raise HieraError("Unable to read %s (level '%s'): it is a directory" % (path, level.name))
@@ -535,11 +629,25 @@ class HieraLookup:
                     self.warnings.append('%s: file does not contain a valid %s hash'
                                          % (path, 'yaml' if level.data_hash == 'yaml_data' else 'json'))
                     data = {}
-                self._files[key] = _plain(data, path)
+                data = _plain(data, path)
+                self._files[key] = data if level.module is None else self._own_keys(data, path, level.module)
             except HieraError as exc:
                 exc.located = True      # names the file (and line): not the key whose lookup first read it
                 raise
         return self._files[key]
+
+    def _own_keys(self, data: Dict[Any, Any], path: str, module: str) -> Dict[Any, Any]:
+        """A module's data file without the keys of other namespaces, which Puppet ignores with a warning."""
+        prefix = module + '::'
+        foreign = [key for key in data
+                   if key != LOOKUP_OPTIONS and not (isinstance(key, str) and key.startswith(prefix))]
+        if not foreign:
+            return data
+        self.warnings.append("Module '%s': %s holds keys not qualified with the module's name, which are ignored (as "
+                             "Puppet): %s" % (module, self._position(path, (foreign[0],)),
+                                              ', '.join(inspect(key) for key in foreign)))
+        return {key: value for key, value in data.items() if key == LOOKUP_OPTIONS or (
+            isinstance(key, str) and key.startswith(prefix))}
 
     # ------------------------------------------------------------------ interpolation context
 

@@ -23,7 +23,7 @@ import fnmatch
 import os
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraConfigError
@@ -55,6 +55,8 @@ class HieraLevel:
     data_hash: str
     eyaml: Optional[Tuple[Optional[str], Optional[str]]] = None
     """An eyaml level's private and public key files as written (None: the default); None for other levels."""
+    module: Optional[str] = None
+    """The module whose hiera.yaml holds the level (hiera_modules.py); None for the environment's."""
 
 
 @dataclass(frozen=True)
@@ -65,15 +67,17 @@ class HieraConfig:
     warnings: Tuple[str, ...] = ()
 
 
-def parse_hiera_config(data: Any, path: str) -> HieraConfig:
+def parse_hiera_config(data: Any, path: str, module: Optional[str] = None) -> HieraConfig:
     """The configuration ``data`` (the parsed ``path``) stands for, or a HieraConfigError naming file and key: every
-    problem of the file at once (its ``problems``, each naming its key), so one round of edits fixes them all."""
+    problem of the file at once (its ``problems``, each naming its key), so one round of edits fixes them all.
+    ``module``: the hiera.yaml of that module (its levels say so)."""
     _check_version(data, path)
     problems: List[HieraConfigError] = []
     warnings: List[str] = []
     _check_keys(data, TOP_KEYS, path, '', problems)
     if 'default_hierarchy' in data:
-        problems.append(_error(path, 'default_hierarchy', "is only allowed in a Puppet module's hiera.yaml"))
+        problems.append(_error(path, 'default_hierarchy', "is only allowed in a Puppet module's hiera.yaml" if module
+                               is None else "(a module's levels for keys nothing else holds) is not supported"))
     if 'plan_hierarchy' in data:
         warnings.append("%s: 'plan_hierarchy' is for Bolt plans and is ignored" % path)
     defaults = _defaults(data, path, problems)
@@ -85,8 +89,8 @@ def parse_hiera_config(data: Any, path: str) -> HieraConfig:
     _check_unique_names(entries, path, problems)
     if problems:
         raise problems[0] if len(problems) == 1 else _all_of(problems, path)
-    return HieraConfig(path=path, root=os.path.dirname(os.path.abspath(path)),
-                       levels=tuple(level for level in levels if level is not None), warnings=tuple(warnings))
+    kept = tuple(level if module is None else replace(level, module=module) for level in levels if level is not None)
+    return HieraConfig(path=path, root=os.path.dirname(os.path.abspath(path)), levels=kept, warnings=tuple(warnings))
 
 
 def _all_of(problems: List[HieraConfigError], path: str) -> HieraConfigError:

@@ -38,10 +38,11 @@ from ansible.utils.display import Display
 from ansible_collections.strata.hier.plugins.module_utils.errors import (
     HieraConfigError, HieraError, HieraNotFound, MergeError,
 )
-from ansible_collections.strata.hier.plugins.module_utils.hiera import EYAML_VIEW, Explainer, HieraLookup, hiera_scope
+from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer, HieraLookup, hiera_scope
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import (
     HieraConfig, HieraLevel, inside, parse_hiera_config, ruby_glob,
 )
+from ansible_collections.strata.hier.plugins.module_utils.hiera_modules import Modules
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import SENSITIVE_TEXT
 from ansible_collections.strata.hier.plugins.module_utils.identity import freeze
 from ansible_collections.strata.hier.plugins.plugin_utils.source import (
@@ -61,9 +62,9 @@ MAGIC_VARIABLES = ('hostvars', 'groups', 'group_names', 'omit', 'playbook_dir', 
 
 
 class _PassFiles(dict):
-    """The parsed data files by path (an eyaml level's reading under the path and EYAML_VIEW), shared by the engines
-    of every host: a file is checked for a change at its first use in a pass, so that a pass costs the files it
-    reads, not every file read before (a lookup call stat'ed all of them)."""
+    """The parsed data files by path (another reading of one, an eyaml level's or a module's, under the path, NUL and
+    what reads it), shared by the engines of every host: a file is checked for a change at its first use in a pass,
+    so that a pass costs the files it reads, not every file read before (a lookup call stat'ed all of them)."""
 
     def __init__(self, forget_if_changed: Callable[[str], None]) -> None:
         super().__init__()
@@ -76,12 +77,13 @@ class _PassFiles(dict):
     def __contains__(self, key: object) -> bool:
         if key not in self._checked:
             self._checked.add(key)
-            self._forget_if_changed(str(key).split(EYAML_VIEW, 1)[0])
+            self._forget_if_changed(str(key).split('\0', 1)[0])
         return dict.__contains__(self, key)
 
     def forget(self, path: str) -> None:
-        self.pop(path, None)
-        self.pop(path + EYAML_VIEW, None)
+        """The file as every kind of level reads it (a yaml_data level, an eyaml level, a module's)."""
+        for view in [key for key in self if key == path or key.startswith(path + '\0')]:
+            del self[view]
 
 
 class HieraSource(Source):
@@ -109,13 +111,17 @@ class HieraSource(Source):
             for level in self.config.levels if level.eyaml is not None}
         """The key pair of each eyaml level, by name (the files are read at the first decryption)."""
         self._engines: Dict[Any, List[Any]] = {}
-        """Node name -> [its plain engine, the stats of its level paths when it answered first, its facts]: a later
-        lookup call reuses the engine (levels resolved, lookup_options read) while neither changed."""
+        """Node name -> [its plain engine, the stats of the paths it depends on, its facts]: a later lookup call
+        reuses the engine (levels resolved, lookup_options read) while neither changed."""
+
+        self.modules = Modules(self.config.root, self.module_config)
+        """The environment's modules: the module layer of ``<module>::`` keys (docs/hiera.md)."""
 
     def begin_pass(self) -> None:
         """A new pass (a lookup call, an inventory parse): each parsed file is checked for a change at its first use
         in the pass."""
         self.files.begin_pass()
+        self.modules.begin_pass()
         if self._positions is not None:
             self._positions.begin_pass()
 
@@ -125,6 +131,17 @@ class HieraSource(Source):
             self.files.forget(path)
             del self._stats[path]
             self._vaulted.pop(path, None)
+
+    def module_config(self, path: str, module: str) -> HieraConfig:
+        """A module's hiera.yaml (for hiera_modules.Modules): a HieraError naming its file and each problem's line."""
+        try:
+            return parse_hiera_config(load_untrusted(self.loader, path, HieraError), path, module)
+        except HieraConfigError as exc:
+            error = HieraError(config_problems(exc, path))
+        except HieraError as exc:
+            error = HieraError('Unable to parse (%s): %s' % (path, exc))
+        error.located = True
+        raise error
 
     def read(self, path: str, level: HieraLevel) -> Any:
         """A data file as ``level`` reads it: an eyaml level's eyaml values as EyamlValue, any other level refusing
@@ -158,28 +175,30 @@ class HieraSource(Source):
 
     def _engine(self, node: str, facts: Dict[str, Any], explain: bool = False, provenance: bool = False) -> HieraLookup:
         return HieraLookup(self.config, self.read, hiera_scope(node, facts), Explainer() if explain else None,
-                           files=self.files, position=key_position, provenance=provenance)
+                           files=self.files, position=key_position, provenance=provenance, modules=self.modules)
 
     def host_engine(self, variables: Mapping) -> HieraLookup:
         """The plain engine of a host: the one of an earlier lookup call when the host's Hiera scope is the same and
         its level paths are as they were (compared, not frozen: gathered facts make a scope large)."""
         node, facts = host_facts(variables)
         kept = self._engines.get(node)
-        if kept is not None and kept[1] is not None and _same_scope(kept[2], facts) \
-                and kept[1] == _stamp(kept[0].depends_on()):
+        if kept is not None and _same_scope(kept[2], facts) and _unchanged(kept[1], kept[0].depends_on()):
             kept[0].renew()
             return kept[0]
         engine = self._engine(node, facts)
         if len(self._engines) >= _ENGINES_KEPT:
             self._engines.clear()
-        self._engines[node] = [engine, None, facts]
+        self._engines[node] = [engine, {}, facts]
         return engine
 
     def stamp(self, engine: HieraLookup) -> None:
-        """After an engine's first answer (its levels resolved): the stats its reuse depends on."""
+        """After each answer of a kept engine: the stats of the paths it came to depend on (levels resolved, a
+        module's layer read), as they were when it read them."""
         kept = self._engines.get(engine.scope['trusted']['certname'])
-        if kept is not None and kept[0] is engine and kept[1] is None:
-            kept[1] = _stamp(engine.depends_on())
+        if kept is not None and kept[0] is engine:
+            for path in engine.depends_on():
+                if path not in kept[1]:
+                    kept[1][path] = _stat(path)
 
     def positions(self) -> Positions:
         """The lines of keys in the data files, for provenance (each file composed once per change)."""
@@ -234,10 +253,15 @@ class HieraSource(Source):
 
     def fingerprint(self, paths: Sequence[str]) -> str:
         """Changes whenever the hiera.yaml, a file of ``paths`` (a folder: every file in it) or a file of a level's
-        data folder changes (the whole repository's folder, for a data folder that interpolates)."""
-        folders = {os.path.join(self.config.root, level.datadir) if '%{' not in level.datadir else self.config.root
-                   for level in self.config.levels}
-        files: List[str] = [self.config.path]
+        data folder changes (the whole repository's folder, for a data folder that interpolates), a module's levels'
+        included (and environment.conf, each module's hiera.yaml)."""
+        try:
+            configs = [self.config] + self.modules.configs()
+        except HieraError:      # a broken module hiera.yaml: its whole folder (the lookups name the error)
+            configs = [self.config] + [_whole_folder(folder) for folder in self.modules.modules().values()]
+        folders = {os.path.join(config.root, level.datadir) if '%{' not in level.datadir else config.root
+                   for config in configs for level in config.levels}
+        files: List[str] = [self.config.path] + self.modules.files()
         for path in list(paths) + sorted(folders):
             files.extend(_files_in(path) if os.path.isdir(path) else [path])
         digest = hashlib.sha256()
@@ -336,6 +360,12 @@ def config_problems(error: HieraConfigError, path: str) -> str:
         return str(error).replace(path, key_position(path, error.keys), 1)
     lines = [str(problem).replace(path, key_position(path, problem.keys), 1) for problem in error.problems]
     return '%s has %d problems:\n%s' % (path, len(lines), '\n'.join(lines))
+
+
+def _whole_folder(folder: str) -> HieraConfig:
+    """A stand-in configuration whose one level's data folder is ``folder`` itself."""
+    level = HieraLevel(name='module', kind='path', templates=('',), datadir='.', data_hash='yaml_data')
+    return HieraConfig(path=os.path.join(folder, 'hiera.yaml'), root=folder, levels=(level,))
 
 
 def _files_in(folder: str) -> List[str]:
@@ -525,8 +555,12 @@ def _same_scope(kept: Dict[str, Any], facts: Dict[str, Any]) -> bool:
     return kept == facts and all(type(value) is type(facts[name]) for name, value in kept.items())
 
 
-def _stamp(paths: Sequence[str]) -> Tuple[Any, ...]:
-    return tuple(_stat(path) for path in paths)
+def _unchanged(stamps: Dict[str, Any], paths: Sequence[str]) -> bool:
+    """Whether every path an engine depends on is stamped and as stamped (an engine that never answered: not)."""
+    return bool(stamps) and all(stamps.get(path, _MISSING) == _stat(path) for path in paths)
+
+
+_MISSING = object()
 
 
 def _stat(path: str) -> Tuple[int, int, int]:

@@ -51,8 +51,9 @@ def test_a_call_checks_only_the_files_it_reads(tmp_path, monkeypatch):
     real = hiera_source._stat
     monkeypatch.setattr(hiera_source, '_stat', lambda path: checked.append(path) or real(path))
     assert lookup(folder, 'n7', 'pkgs') == [['n7', 'nginx', 'base']]
-    assert len(checked) <= 6, checked      # was every file read before: 42
-    assert not [path for path in checked if os.path.basename(path) not in ('n7.yaml', 'web.yaml', 'common.yaml')]
+    assert len(checked) <= 8, checked      # was every file read before: 42
+    assert not [path for path in checked
+                if os.path.basename(path) not in ('n7.yaml', 'web.yaml', 'common.yaml', 'hiera.yaml')]
 
 
 def test_a_host_keeps_its_engine_while_its_files_are_unchanged_and_sees_a_change(tmp_path):
@@ -102,3 +103,18 @@ def test_other_facts_give_the_host_another_engine(tmp_path):
     assert plugin.run(['pkgs'], {'inventory_hostname': 'n5', 'role': 'db'}, config=config) == [['postgres']]
     assert plugin.run(['motd'], {'inventory_hostname': 'n5', 'role': 'db', 'flag': 1}, config=config) == ['1']
     assert plugin.run(['motd'], {'inventory_hostname': 'n5', 'role': 'db', 'flag': True}, config=config) == ['true']
+
+
+def test_a_change_to_a_modules_data_or_configuration_is_seen_by_a_kept_engine(tmp_path):
+    folder = repo(tmp_path, nodes=1)
+    write(folder / 'modules' / 'app' / 'hiera.yaml', 'version: 5\nhierarchy:\n  - {name: common, path: common.yaml}\n')
+    write(folder / 'modules' / 'app' / 'data' / 'common.yaml', 'app::ports: [80]\n')
+    write(folder / 'data' / 'common.yaml', 'pkgs: [base]\napp::ports: [8080]\n')
+    assert lookup(folder, 'n0', 'pkgs', 'app::ports') == [['n0'], [8080]]
+    write(folder / 'modules' / 'app' / 'data' / 'common.yaml',
+          'lookup_options:\n  app::ports: {merge: unique}\napp::ports: [80, 443]\n')
+    assert lookup(folder, 'n0', 'app::ports') == [[8080, 80, 443]]
+    write(folder / 'modules' / 'app' / 'hiera.yaml', 'version: 5\nhierarchy:\n  - {name: other, path: other.yaml}\n')
+    write(folder / 'modules' / 'app' / 'data' / 'other.yaml', 'lookup_options:\n  app::ports: {merge: unique}\n'
+          'app::ports: [22]\n')
+    assert lookup(folder, 'n0', 'app::ports') == [[8080, 22]]

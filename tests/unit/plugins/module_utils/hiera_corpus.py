@@ -29,8 +29,10 @@ from ansible_collections.strata.hier.plugins.module_utils.errors import (
 )
 from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer, HieraLookup, hiera_scope
 from ansible_collections.strata.hier.plugins.module_utils.hiera_config import parse_hiera_config
+from ansible_collections.strata.hier.plugins.module_utils.hiera_modules import Modules
 
 CORPUS = os.path.join(os.path.dirname(__file__), '..', '..', '..', 'oracle', 'hiera', 'corpus.json')
+MODULE_CORPUS = os.path.join(os.path.dirname(CORPUS), 'module_corpus.json')
 
 # Why a case departs -> the case ids.
 DEPARTURES: Dict[str, Tuple[str, ...]] = {
@@ -56,6 +58,13 @@ DEPARTURES: Dict[str, Tuple[str, ...]] = {
 }
 
 
+# The same for the module layer's corpus (tests/oracle/hiera/module_oracle.py, module_corpus.json).
+MODULE_DEPARTURES: Dict[str, Tuple[str, ...]] = {
+    "a module's hiera.yaml version 4 is an error, as the environment's (Puppet reads it with a deprecation warning)": (
+        'hand.module.provider.version-4',
+    ),
+}
+
 # Explain cases whose account differs (the answer itself agrees or is a departure above).
 EXPLAIN_DEPARTURES = {
     'hand.config.no-hiera-yaml': 'no hiera.yaml is an error (departure above)',
@@ -63,7 +72,8 @@ EXPLAIN_DEPARTURES = {
     'hand.interpolation.alias-explain': "the variables read by an interpolation are not itemised ('Found key: \"facts\"')",
 }
 _EXPLAIN_LINE = re.compile(r'^\s*(Hierarchy entry|Path "|Original path|Path not found|No such key|Found key: "[^"]*"'
-                           r'|Searching for|Merge strategy|Merged result|Sub key)')
+                           r'|Searching for|Merge strategy|Merged result|Sub key|Module .*|Global and Environment|'
+                           r'Environment Data Provider|Using configuration)')
 _GLOBAL_LAYER = re.compile(r'\n( *)Global Data Provider[^\n]*\n\1  [^\n]*')
 
 
@@ -78,8 +88,8 @@ def explain_outline(text: str, environment: str) -> List[str]:
     return outline
 
 
-def load_corpus() -> Dict[str, Any]:
-    with open(CORPUS, encoding='utf-8') as handle:
+def load_corpus(path: str = CORPUS) -> Dict[str, Any]:
+    with open(path, encoding='utf-8') as handle:
         return json.load(handle)
 
 
@@ -186,7 +196,18 @@ class Replayer:
             except yaml.YAMLError as exc:
                 raise HieraError('Unable to parse (%s): %s' % (path, exc)) from exc
         config = parse_hiera_config(data, path)
-        return HieraLookup(config, read_data, hiera_scope(repository['node'], repository['facts']))
+        return HieraLookup(config, read_data, hiera_scope(repository['node'], repository['facts']),
+                           modules=Modules(os.path.dirname(path), read_module_config))
+
+
+def read_module_config(path: str, module: str) -> Any:
+    """A module's hiera.yaml, as the test's loader reads it."""
+    with open(path, encoding='utf-8') as handle:
+        try:
+            data = yaml.safe_load(handle)
+        except yaml.YAMLError as exc:
+            raise HieraError('Unable to parse (%s): %s' % (path, exc)) from exc
+    return parse_hiera_config(data, path, module)
 
 
 def agrees(case: Dict[str, Any], ours: Dict[str, Any]) -> bool:
@@ -199,7 +220,7 @@ def agrees(case: Dict[str, Any], ours: Dict[str, Any]) -> bool:
 
 
 def departure_of(case_id: str) -> Optional[str]:
-    for reason, ids in DEPARTURES.items():
+    for reason, ids in list(DEPARTURES.items()) + list(MODULE_DEPARTURES.items()):
         if case_id in ids:
             return reason
     return None
