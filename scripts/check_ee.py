@@ -26,7 +26,7 @@ import yaml
 from ansible_builder.ee_schema import validate_schema
 
 # import name -> distribution name, for the third-party packages the plugins may import
-DISTRIBUTIONS = {'jmespath': 'jmespath', 'yaml': 'pyyaml', 'jinja2': 'jinja2'}
+DISTRIBUTIONS = {'jmespath': 'jmespath', 'yaml': 'pyyaml', 'jinja2': 'jinja2', 'cryptography': 'cryptography'}
 WITH_ANSIBLE_CORE = {'pyyaml', 'jinja2'}     # ansible-core's own dependencies, in every image with ansible-core
 BIN = os.path.dirname(sys.executable)
 FAILURES = []

@@ -364,9 +364,11 @@ class HieraLookup:
 
     def _module(self, merger: HieraMerger, root: Any, module: str) -> Any:
         """The module layer: the module's levels, explained as Puppet's ``Module "x" Data Provider``."""
-        assert self.modules is not None
-        config = self.modules.config(module)
-        self.warnings.extend(self.modules.take_warnings())
+        modules = self.modules
+        if modules is None:     # _module_of names no module without a module layer
+            raise AssertionError('a module key without a module layer')
+        config = modules.config(module)
+        self.warnings.extend(modules.take_warnings())
         if not isinstance(config, HieraConfig):
             self.explain.say('Module "%s" not found' % module if config == MISSING
                              else 'Module data provider for module "%s" not found' % module)

@@ -161,7 +161,8 @@ class Modules:
 
     def _without_config(self) -> List[str]:
         """Puppet 7 reads no data of a module without a hiera.yaml, even with a ``data`` folder: said once."""
-        assert self._listing is not None
+        if self._listing is None:
+            raise AssertionError('the modules are listed first')
         lone = [os.path.relpath(os.path.join(folder, 'data'), self.environment)
                 for folder in self._listing.values()
                 if os.path.isdir(os.path.join(folder, 'data'))

@@ -19,7 +19,7 @@ import os
 from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.identity import freeze
+from ansible_collections.strata.hier.plugins.module_utils.identity import freeze, is_opaque
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import item_tuple
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, vault_ciphertext
 
@@ -146,7 +146,7 @@ def _shown(value: Any, withheld: bool) -> Any:
         return None
     if withheld:
         return WITHHELD
-    if is_vault_value(value):
+    if is_opaque(value):        # a vault or an eyaml value
         return SECRET
     if isinstance(value, Mapping):
         return {str(key): _shown(item, False) for key, item in value.items()}
@@ -165,8 +165,8 @@ def tuple_keys_of(rules: Any) -> Callable[[Tuple[Any, ...]], Sequence[str]]:
 
 
 def no_secret_left(report: Any, is_secret: Optional[Callable[[Any], bool]] = None) -> bool:
-    """Whether a report holds no vault value (for tests and a last check before writing)."""
-    check = is_secret or is_vault_value
+    """Whether a report holds no encrypted value (for tests and a last check before writing)."""
+    check = is_secret or is_opaque
     if check(report):
         return False
     if isinstance(report, Mapping):

@@ -341,3 +341,23 @@ def test_duplicate_items_are_matched_one_by_one(tmp_path):
     line = [('data/nodes/n1.yml', 2), ('data/nodes/n1.yml', 2)]      # the line at each ref
     assert changes_of(rsop_diff(str(repo), 'HEAD')) == {
         'n1': [('xs/3', 'added', None, 'a', line), ('xs', 'reordered', ['a', 'a', 'b'], ['a', 'b', 'a', 'a'], line)]}
+
+
+def test_eyaml_values_compare_by_ciphertext_and_show_as_secrets(tmp_path):
+    from ansible_collections.strata.hier.tests.unit.plugins.plugin_utils.test_eyaml_sources import encrypt, make_keys
+    from ansible_collections.strata.hier.plugins.plugin_utils import eyaml
+    cert = make_keys(tmp_path / 'keys')
+    first, second = encrypt('Ey4ml-0ld', cert), encrypt('Ey4ml-N3w', cert)
+    repo = repository(tmp_path / 'repo', {
+        'hier.yml': 'datadir: data\nhierarchy: ["nodes/%{inventory_hostname}", common]\nnodes: "nodes/*"\n'
+                    'secrets: {eyaml: {private_key: ../keys/private_key.pkcs7.pem, '
+                    'public_key: ../keys/public_key.pkcs7.pem}}\n',
+        'data/common.yml': 'Password: %s\nUser: app\n' % first, 'data/nodes/n1.yml': 'Role: web\n'})
+    decrypted = eyaml.COUNTS['decrypted']
+    assert changes_of(rsop_diff(str(repo), 'HEAD')) == {}
+    edit(repo / 'data' / 'common.yml', first, second)
+    report = rsop_diff(str(repo), 'HEAD')
+    assert [change[:4] for change in changes_of(report)['n1']] == [('Password', 'changed', '(secret)', '(secret)')]
+    for shown in (json.dumps(report), markdown(report)):
+        assert 'Ey4ml-' not in shown and 'ENC[' not in shown
+    assert eyaml.COUNTS['decrypted'] == decrypted       # the diff never decrypts
