@@ -105,7 +105,7 @@ def check_requirements(root, relative):
     check(not {'ansible', 'ansible-core'} & set(names), '%s does not list ansible-core' % relative)
     capped = sorted(line for line in names.values() if re.search(r'==|<|~=', line))
     check(not capped, '%s has no pins or upper bounds (%s)' % (relative, capped or 'none'))
-    return sorted(names)
+    return sorted(names.values())     # the requirements as written (a minimum version too): what introspect lists
 
 
 def run(*command, cwd=None):
