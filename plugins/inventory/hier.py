@@ -72,9 +72,11 @@ options:
     type: str
   nodes:
     description:
-      - For a Puppet C(hiera.yaml) as O(config) only (ignored otherwise), required there - a glob of node files
-        relative to the C(hiera.yaml)'s folder, such as V(data/nodes/*.yaml); each file's stem is a host name
-        (Puppet names them by certname, C(trusted.certname) is the host name).
+      - For a Puppet C(hiera.yaml) as O(config) only, required there - a glob of node files relative to the
+        C(hiera.yaml)'s folder, such as V(data/nodes/*.yaml); each file's stem is a host name (Puppet names them by
+        certname, C(trusted.certname) is the host name). A glob that matches no file gives a warning.
+      - A C(hier.yml) or C(Datum.yml) has its own C(nodes) glob; this option is then not used, and a warning says so
+        (as it does when that glob matches no file).
     type: str
   facts_dir:
     description:
@@ -361,10 +363,13 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     def _merge_nodes(self, source, options):
         """Host name -> merged variables (and provenance), for every node with a usable, unique name; and the
-        warnings about levels that undefined variables left without data for every node."""
-        hosts, findings = {}, []
+        warnings about the nodes found (none, an unused option) and levels that undefined variables left without data
+        for every node."""
+        hosts, findings, refused = {}, [], []
         levels = UndefinedLevels()
-        for name, (variables, label) in source.nodes(options, self._refuse_node).items():
+        nodes = source.nodes(options, lambda problem: refused.append(problem) or self._refuse_node(problem))
+        note = source.nodes_note(options, bool(nodes or refused))     # a glob matching nothing, an unused option
+        for name, (variables, label) in nodes.items():
             try:
                 view = source.for_host(variables, strict=options.strict_levels)
             except UndefinedLevelError:     # strict_levels: the configuration's problem, not one node's
@@ -376,6 +381,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             hosts[name] = view.host_vars(self.display.warning, self.get_option('provenance'), allowed=self._allowed,
                                          findings=findings, separator=options.separator)
         warnings = levels.warnings(source.level_position, source.undefined_effect, source.strict_hint(inventory=True))
+        if note:        # with the warnings the cache keeps: a cached run says it again
+            warnings.insert(0, '%s: %s' % (options.source, note))
         if findings:    # every host's violations in one error; warn findings join the source's warnings (and cache)
             from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import enforce
             enforce(findings, warnings.append, HierarchyError)

@@ -275,6 +275,12 @@ class HieraSource(Source):
     def strict_hint(self, inventory: bool = False) -> str:
         return 'strict_levels: true in the inventory source makes an undefined level variable an error'
 
+    def nodes_note(self, options: NodeOptions, found: bool) -> Optional[str]:
+        if found:
+            return None
+        return 'nodes %r matches no file under %s (it is relative to the hiera.yaml): the source has no hosts' \
+            % (options.nodes, self.config.root)
+
 
 class HieraHostView(HostView):
     """A host of a hiera.yaml: a Hiera engine per lookup, over the host's facts."""

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -51,6 +52,16 @@ class HierarchySource(Source):
 
     def strict_hint(self, inventory: bool = False) -> str:
         return strict_hint(self.hierarchy.config, inventory)
+
+    def nodes_note(self, options: NodeOptions, found: bool) -> Optional[str]:
+        config = self.hierarchy.config
+        if options.nodes:
+            return 'nodes %r is read only with a hiera.yaml: %s has its own nodes glob %r, which is used' \
+                % (options.nodes, os.path.basename(config.path), config.nodes)
+        if not found:
+            return 'the nodes glob %r of %s matches no file of the data folder %s: the source has no hosts' \
+                % (config.nodes, config.path, config.datadir)
+        return None
 
 
 class HierarchyHostView(HostView):

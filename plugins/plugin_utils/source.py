@@ -181,3 +181,8 @@ class Source:
     def strict_hint(self, inventory: bool = False) -> str:
         """How to make an undefined level variable an error."""
         raise NotImplementedError
+
+    def nodes_note(self, options: NodeOptions, found: bool) -> Optional[str]:
+        """What an inventory source should be told about its nodes (``found``: whether any node file was found): a
+        glob matching no file, an option the configuration does not use; None when nothing."""
+        raise NotImplementedError

@@ -307,3 +307,20 @@ def test_provenance_gives_each_host_the_file_and_line_of_every_value(store):
     assert records['Port']['level'] == 'Roles/%{Role}' and records['Port']['level_path'] == 'Roles/db'
     assert 'hier_sources' in host
     assert 'hier_provenance' not in parse(source(store)).get_host('db01.example.com').vars
+
+
+def test_a_nodes_glob_that_matches_no_file_is_told_and_said_again_from_the_cache(store):
+    write(store / 'hier.yml', 'datadir: data\nhierarchy: ["Nodes/%{inventory_hostname}"]\nnodes: "Node/*"\n')
+    for _round in ('built', 'cached'):
+        warnings = []
+        assert host_names(parse(cached_source(store), warnings)) == []
+        assert [warning for warning in warnings if "the nodes glob 'Node/*'" in warning and 'matches no file' in warning
+                and 'the source has no hosts' in warning], warnings
+
+
+def test_the_nodes_option_of_a_hier_yml_source_is_not_used_and_told(store):
+    warnings = []
+    assert host_names(parse(source(store, 'nodes: "Other/*"\n'), warnings, cache=False)) == [
+        'db01.example.com', 'web01']
+    assert [warning for warning in warnings
+            if "nodes 'Other/*' is read only with a hiera.yaml" in warning and "'Nodes/*', which is used" in warning]

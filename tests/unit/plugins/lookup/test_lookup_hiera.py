@@ -150,3 +150,15 @@ def test_inventory_lists_the_keys_that_may_hold_whole_file_vaulted_data(repo):
     inventory = InventoryData()
     inventory_loader.get('strata.hier.hier').parse(inventory, loader, str(source), cache=False)
     assert 'hier_vaulted_keys' not in inventory.get_host('web01.example.com').vars
+
+
+def test_a_nodes_glob_of_a_hiera_yaml_source_that_matches_no_file_is_told(repo, monkeypatch):
+    source = repo / 'site.hier.yml'
+    write(source, 'plugin: strata.hier.hier\nconfig: hiera.yaml\nnodes: nodes/*.yaml\n')     # not under data/
+    warnings = []
+    monkeypatch.setattr('ansible.utils.display.Display.warning', lambda self, message, *a, **k: warnings.append(message))
+    inventory = InventoryData()
+    inventory_loader.get('strata.hier.hier').parse(inventory, DataLoader(), str(source), cache=False)
+    assert not inventory.hosts
+    assert [warning for warning in warnings if "nodes 'nodes/*.yaml' matches no file under" in warning
+            and 'relative to the hiera.yaml' in warning], warnings
