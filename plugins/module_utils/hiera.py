@@ -42,8 +42,9 @@ from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import (
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import (
     SENSITIVE_TEXT, Sensitive, inspect, is_secret, ruby_regex_text,
 )
+from ansible_collections.strata.hier.plugins.module_utils.kinds import BUILTIN_SCALARS
 from ansible_collections.strata.hier.plugins.module_utils.levels import real_path_inside
-from ansible_collections.strata.hier.plugins.module_utils.limits import ExpansionBudget
+from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, ExpansionBudget
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import HASH, HieraMerger, merger_for
 from ansible_collections.strata.hier.plugins.module_utils.safe_regex import compile_untrusted
 
@@ -753,15 +754,14 @@ def _ruby_regex(text: str) -> Any:
 
 _NOT_FOUND = object()
 """An interpolation's lookup that found nothing (remembered too)."""
-_PLAIN = (str, int, float, bool, type(None))
-_MAX_NESTING = 64
+_PLAIN = tuple(BUILTIN_SCALARS)     # for isinstance: Ansible's tagged strings are text too
 
 
 def _plain(data: Any, path: str) -> Any:
     """A data file as Hiera reads it: ``!!binary`` is its text (Psych decodes it), and dates, sets or other
     objects (which Psych refuses) make the whole file an error.  Built anew only where bytes were found."""
     built, height = _PlainWalk(path).walk(data)
-    if height > _MAX_NESTING:
+    if height > MAX_DEPTH:
         raise _too_deep(path)
     return built
 
@@ -786,7 +786,7 @@ class _PlainWalk:
         return known
 
     def _container(self, value: Any) -> Tuple[Any, int]:
-        if id(value) in self.active or len(self.active) > _MAX_NESTING:     # holding itself, or nesting too deep
+        if id(value) in self.active or len(self.active) > MAX_DEPTH:     # holding itself, or nesting too deep
             raise _too_deep(self.path)
         self.active.add(id(value))
         if isinstance(value, dict):
@@ -805,7 +805,7 @@ class _PlainWalk:
 
 
 def _too_deep(path: str) -> HieraError:
-    return HieraError('Unable to parse (%s): data nests deeper than %d levels' % (path, _MAX_NESTING))
+    return HieraError('Unable to parse (%s): data nests deeper than %d levels' % (path, MAX_DEPTH))
 
 
 def _plain_scalar(data: Any, path: str) -> Any:

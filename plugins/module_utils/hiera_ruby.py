@@ -18,6 +18,7 @@ from typing import Any, Callable, Hashable, List, Optional
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError
 from ansible_collections.strata.hier.plugins.module_utils.identity import is_opaque, opaque_identity
+from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH
 
 
 SENSITIVE_TEXT = 'Sensitive [value redacted]'
@@ -221,7 +222,7 @@ def puppet_type(value: Any) -> str:
 
 def is_data(value: Any, depth: int = 0) -> bool:
     """Puppet's ``Data``: scalars, null, lists of Data and maps with text keys of Data."""
-    if depth > 64:
+    if depth > MAX_DEPTH:
         return False
     if isinstance(value, list):
         return all(is_data(item, depth + 1) for item in value)

@@ -21,7 +21,10 @@ from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCAL
 from ansible_collections.strata.hier.plugins.module_utils.paths import join_path
 
 MAX_DEPTH = 64
-"""Deepest nesting merged or copied; deeper data (or data that refers to itself) is an error."""
+"""Deepest nesting merged or copied; deeper data (or data that refers to itself) is an error. Hiera's data files
+may nest as deep (Puppet's own limit is its parser's)."""
+TYPE_NESTING = 32
+"""Deepest nesting of a Puppet type expression in ``convert_to`` (``Array[Hash[String, Optional[...]]]``)."""
 FLOOR = 20000
 """Values any merge may build, whatever its input's size."""
 FACTOR = 32

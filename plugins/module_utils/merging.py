@@ -24,7 +24,8 @@ from ansible_collections.strata.hier.plugins.module_utils.identity import freeze
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.knockout import ItemKnockouts
 from ansible_collections.strata.hier.plugins.module_utils.limits import WorkBudget
-from ansible_collections.strata.hier.plugins.module_utils.mergers.base import INHERITED, WHOLE, fold_text
+from ansible_collections.strata.hier.plugins.module_utils.mergers.base import INHERITED, WHOLE
+from ansible_collections.strata.hier.plugins.module_utils.paths import fold_text
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import DEEP
 from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
 from ansible_collections.strata.hier.plugins.module_utils.rules import DEFAULT_RULE, MergeRules

@@ -9,6 +9,11 @@ from __future__ import annotations
 from typing import Any, Sequence, Tuple
 
 
+def fold_text(value: Any) -> Any:
+    """How a key (or any text) compares where keys are case-insensitive: the one fold of the collection."""
+    return value.casefold() if isinstance(value, str) else value
+
+
 def join_path(path: Sequence[Any]) -> str:
     return '/'.join(str(part) for part in path)
 

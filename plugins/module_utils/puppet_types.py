@@ -31,12 +31,12 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError
 from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import SENSITIVE_TEXT, Sensitive, ruby_regex_text
 from ansible_collections.strata.hier.plugins.module_utils.identity import opaque_identity, shown
+from ansible_collections.strata.hier.plugins.module_utils.limits import TYPE_NESTING
 from ansible_collections.strata.hier.plugins.module_utils.schema import Schema, SchemaError, describe
 
 __all__ = ('SENSITIVE_TEXT', 'ConversionError', 'ConvertTo', 'PuppetTypeError', 'Sensitive', 'parse_convert_to')
 SUPPORTED = ('Integer', 'Float', 'Numeric', 'Boolean', 'String', 'Enum', 'Pattern', 'Array', 'Hash', 'Optional',
              'Sensitive', 'Any', 'Data', 'Scalar', 'ScalarData', 'Undef', 'NotUndef')
-_MAX_NESTING = 32
 
 
 class PuppetTypeError(HieraError):
@@ -88,8 +88,8 @@ class _Parser:
         return self.tokens[self.index - 1]
 
     def expression(self, depth: int) -> Tuple[Any, ...]:
-        if depth > _MAX_NESTING:
-            raise PuppetTypeError('%r nests deeper than %d types' % (self.text, _MAX_NESTING))
+        if depth > TYPE_NESTING:
+            raise PuppetTypeError('%r nests deeper than %d types' % (self.text, TYPE_NESTING))
         kind, token = self.next()
         if kind == 'punct' and token == '{':
             raise PuppetTypeError('%r: a hash literal (as in Struct) is not supported in convert_to' % self.text)

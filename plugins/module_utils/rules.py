@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import INHERITED, WHOLE
-from ansible_collections.strata.hier.plugins.module_utils.paths import join_path, split_path
+from ansible_collections.strata.hier.plugins.module_utils.paths import fold_text, join_path, split_path
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MOST_SPECIFIC, MergeStrategy, parse_strategy
 
 __all__ = ('MergeRules', 'DEFAULT_RULE', 'INHERITED', 'WHOLE', 'join_path', 'split_path')
@@ -54,9 +54,7 @@ class MergeRules:
 
     def fold(self, key: Any) -> Any:
         """The form under which a key is compared."""
-        if self.case_insensitive_keys and isinstance(key, str):
-            return key.casefold()
-        return key
+        return fold_text(key) if self.case_insensitive_keys else key
 
     def _add(self, key: str, spec: Any) -> None:
         where = 'lookup_options %r' % key

@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ansible.errors import AnsibleError
 
 from ansible_collections.strata.hier.plugins.module_utils.levels import real_path_inside
+from ansible_collections.strata.hier.plugins.module_utils.paths import fold_text
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted, whole_file_vaulted
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, EyamlKeys, read_values
@@ -75,7 +76,7 @@ class DataStore:
                        for name, path in (mounts or {}).items()}
 
     def _fold(self, name: Any) -> Any:
-        return name.casefold() if self.case_insensitive and isinstance(name, str) else name
+        return fold_text(name) if self.case_insensitive else name
 
     def inside(self, path: str, shown: str) -> str:
         """The real path, refused when it leaves the data folder (``..``, absolute, links)."""

@@ -51,11 +51,6 @@ def for_where(where: str) -> str:
     return ' for %s' % where if where else ''
 
 
-def fold_text(value: Any) -> Any:
-    """How text compares when keys are case-insensitive."""
-    return value.casefold() if isinstance(value, str) else value
-
-
 def general_first(items: List[Any], starts: List[int]) -> List[Any]:
     """Reorder results built layer by layer, most specific first, so the least specific layer's come first.
 

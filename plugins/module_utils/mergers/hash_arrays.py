@@ -27,8 +27,9 @@ from ansible_collections.strata.hier.plugins.module_utils.knockout import knocks
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
     DEFAULT_TUPLE_KEYS, GENERAL_FIRST, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger,
-    canonical_name, fold_text, general_first,
+    canonical_name, general_first,
 )
+from ansible_collections.strata.hier.plugins.module_utils.paths import fold_text
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import may_hold_markers
 from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import PLAIN_SCALARS, SUM
 

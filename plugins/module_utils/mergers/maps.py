@@ -22,6 +22,7 @@ from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCA
 from ansible_collections.strata.hier.plugins.module_utils.knockout import is_marker, knockout_text, unmark
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import INHERITED, MOST_SPECIFIC, WHOLE, Merger
+from ansible_collections.strata.hier.plugins.module_utils.paths import fold_text
 from ansible_collections.strata.hier.plugins.module_utils.records import derived
 
 HASH = 'hash'
@@ -235,7 +236,7 @@ class MapMerger(Merger):
         return collected.entries, collected.spelled, collected.supplied
 
     def fold_key(self, key: Any) -> Any:
-        return key.casefold() if self.case_insensitive and isinstance(key, str) else key
+        return fold_text(key) if self.case_insensitive else key
 
 
 class _Collected:
