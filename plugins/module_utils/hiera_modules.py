@@ -92,17 +92,27 @@ class Modules:
         self._listing: Optional[Dict[str, str]] = None
         self._configs: Dict[str, Any] = {}
         self._stamps: Dict[str, Any] = {}
+        """What the listing was read from (environment.conf, the modulepath folders) -> its stat then."""
+        self._config_stamps: Dict[str, Tuple[str, Any]] = {}
+        """Module name -> (its hiera.yaml, its stat when read)."""
+        self._checked: set = set()
         self._pending: List[str] = []
         self.folders: List[str] = []
 
     def begin_pass(self) -> None:
-        """Forget what changed since it was read: environment.conf, a modulepath folder, a module's hiera.yaml."""
-        if any(_stamp(path) != stamp for path, stamp in self._stamps.items()):
-            self._listing, self._configs, self._stamps = None, {}, {}
+        """A new pass (a lookup call, an inventory parse): what was read is checked for a change at its first use in
+        the pass (the listing at the first module asked for, a module's hiera.yaml when its module is), so that a
+        pass costs the modules it reads, not every module read before."""
+        self._checked = set()
 
     def modules(self) -> Dict[str, str]:
         """Module name -> folder, the first of a name along the modulepath."""
+        if self._listing is not None and '' not in self._checked:
+            self._checked.add('')
+            if any(_stamp(path) != stamp for path, stamp in self._stamps.items()):
+                self._listing, self._configs, self._stamps, self._config_stamps = None, {}, {}, {}
         if self._listing is None:
+            self._checked.add('')
             self.folders, warnings = modulepath(self.environment)
             self._stamps[os.path.join(self.environment, ENVIRONMENT_CONF)] = _stamp(
                 os.path.join(self.environment, ENVIRONMENT_CONF))
@@ -118,13 +128,19 @@ class Modules:
 
     def config(self, name: str) -> Any:
         """The module's hiera.yaml as a HieraConfig; MISSING (no such module) or NO_PROVIDER (no hiera.yaml)."""
+        folder = self.modules().get(name)
+        kept = self._config_stamps.get(name)
+        if kept is not None and name not in self._checked:
+            self._checked.add(name)
+            if _stamp(kept[0]) != kept[1]:
+                del self._configs[name], self._config_stamps[name]
         if name not in self._configs:
-            folder = self.modules().get(name)
+            self._checked.add(name)
             if folder is None:
                 self._configs[name] = MISSING
             else:
                 path = os.path.join(folder, 'hiera.yaml')
-                self._stamps[path] = _stamp(path)
+                self._config_stamps[name] = (path, _stamp(path))
                 self._configs[name] = self._read_config(path, name) if os.path.isfile(path) else NO_PROVIDER
         return self._configs[name]
 

@@ -18,11 +18,12 @@ from ansible.errors import AnsibleError
 
 from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.identity import is_opaque
 from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion
 from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import expand_level
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
 from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, level_position, missing_datadir
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlKeys
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, HandlerCheck
@@ -566,8 +567,8 @@ class _VaultText(object):
         self.name = name
 
     def __str__(self) -> str:
-        raise _VaultInLevel('variable %r is (or holds) a vault value; a level path is shown in explain output, '
-                            'traces and errors, so it cannot be a secret' % self.name)
+        raise _VaultInLevel('variable %r is (or holds) a vault or eyaml value; a level path is shown in explain '
+                            'output, traces and errors, so it cannot be a secret' % self.name)
 
 
 def _without_vault_values(fetch: Optional[Callable]) -> Callable:
@@ -578,7 +579,7 @@ def _without_vault_values(fetch: Optional[Callable]) -> Callable:
 
 
 def _guarded(value: Any, name: str) -> Any:
-    if is_vault_value(value):
+    if is_opaque(value):        # a vault or an eyaml value: its ciphertext would make a path no file has
         return _VaultText(name)
     return _GuardedMap(value, name) if isinstance(value, Mapping) else value
 

@@ -118,3 +118,18 @@ def test_a_change_to_a_modules_data_or_configuration_is_seen_by_a_kept_engine(tm
     write(folder / 'modules' / 'app' / 'data' / 'other.yaml', 'lookup_options:\n  app::ports: {merge: unique}\n'
           'app::ports: [22]\n')
     assert lookup(folder, 'n0', 'app::ports') == [[8080, 22]]
+
+
+def test_a_call_checks_only_the_module_configurations_it_reads(tmp_path, monkeypatch):
+    from ansible_collections.strata.hier.plugins.module_utils import hiera_modules
+    folder = repo(tmp_path, nodes=1)
+    for number in range(30):
+        write(folder / 'modules' / ('m%d' % number) / 'hiera.yaml', 'version: 5\n')
+        write(folder / 'modules' / ('m%d' % number) / 'data' / 'common.yaml', 'm%d::port: %d\n' % (number, number))
+    for number in range(30):        # every module's hiera.yaml read once
+        assert lookup(folder, 'n0', 'm%d::port' % number) == [number]
+    checked = []
+    real = hiera_modules._stamp
+    monkeypatch.setattr(hiera_modules, '_stamp', lambda path: checked.append(path) or real(path))
+    assert lookup(folder, 'n0', 'm7::port') == [7]
+    assert len(checked) <= 3, checked       # environment.conf, the modules folder, m7's hiera.yaml (was 32)

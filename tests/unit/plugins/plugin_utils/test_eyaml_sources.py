@@ -328,3 +328,18 @@ def test_the_lookup_answers_as_puppet_lookup_with_hiera_eyaml(case):
     answer = plugin.run([case['key']], variables, config=os.path.join(FIXTURES, 'puppet_env', 'hiera.yaml'),
                         **({'merge': merge} if merge else {}))
     assert case['answer']['status'] == 'found' and answer == [case['answer']['value']]
+
+
+def test_an_eyaml_value_as_a_level_variable_is_refused_not_read_as_a_path(tmp_path):
+    cert = make_keys(tmp_path / 'keys')
+    write(tmp_path / 'hier.yml', 'hierarchy: ["Nodes/%{Node}", "Roles/%{Role}", Common]\nnodes: "Nodes/*"\n'
+          'secrets: {eyaml: {}}\n')
+    write(tmp_path / 'Nodes' / 'n1.yml', 'Role: %s\n' % encrypt('web', cert))
+    write(tmp_path / 'Roles' / 'web.yml', 'Port: 80\n')
+    write(tmp_path / 'Common.yml', 'Port: 1\n')
+    inventory = InventoryData()
+    write(tmp_path / 'site.hier.yml', 'plugin: strata.hier.hier\nconfig: hier.yml\nstrict: true\n')
+    with pytest.raises(AnsibleError) as error:     # the ciphertext in a path would skip the level (Port: 1)
+        inventory_loader.get('strata.hier.hier').parse(inventory, DataLoader(), str(tmp_path / 'site.hier.yml'),
+                                                       cache=False)
+    assert "variable 'Role' is (or holds) a vault or eyaml value" in str(error.value)
