@@ -101,8 +101,9 @@ class HieraSource(Source):
             raise ConfigError(config_problems(exc, path)) from exc
         self.files = _PassFiles(self._forget_if_changed)
         self._stats: Dict[str, Tuple[int, int, int]] = {}
-        self._vaulted: Dict[str, bool] = {}
-        """Data files read, by whether they are vaulted as a whole (their data is plain once loaded)."""
+        self._vaulted: set = set()
+        """The data files read that are vaulted as a whole (their data is plain once loaded): a set, as a key of every
+        host asks whether there is any."""
         self._positions: Any = None
         """Provenance: lines of keys in the data files (provenance_report.Positions), made on first use."""
         self._eyaml: Dict[str, EyamlKeys] = {
@@ -130,7 +131,7 @@ class HieraSource(Source):
         if stat is not None and _stat(path) != stat:
             self.files.forget(path)
             del self._stats[path]
-            self._vaulted.pop(path, None)
+            self._vaulted.discard(path)
 
     def module_config(self, path: str, module: str) -> HieraConfig:
         """A module's hiera.yaml (for hiera_modules.Modules): a HieraError naming its file and each problem's line."""
@@ -147,7 +148,10 @@ class HieraSource(Source):
         """A data file as ``level`` reads it: an eyaml level's eyaml values as EyamlValue, any other level refusing
         ciphertext-shaped strings."""
         self._stats[path] = _stat(path)
-        self._vaulted[path] = whole_file_vaulted(path)
+        if whole_file_vaulted(path):
+            self._vaulted.add(path)
+        else:
+            self._vaulted.discard(path)
         try:
             data = load_untrusted(self.loader, path, HieraError)
         except HieraError as exc:
@@ -161,10 +165,10 @@ class HieraSource(Source):
         """Whether a key's value may hold data of a whole-file vaulted file: a file holding the key is one, or
         the key's value interpolates, in a value or in a map key (``%{lookup(...)}`` may read one), while such a file
         has been read."""
-        if not any(self._vaulted.values()):
+        if not self._vaulted:
             return False
         files = [holder['file'] for holder in holders]
-        return any(self._vaulted.get(path) for path in files) or any(
+        return any(path in self._vaulted for path in files) or any(
             isinstance(self.files.get(path), Mapping)
             and find(self.files[path].get(key), _interpolates, keys=True) is not None for path in files)
 
@@ -212,7 +216,7 @@ class HieraSource(Source):
         level, path = trace.variants[place.layer]
         shown = os.path.relpath(path, self.config.root)
         located: Dict[str, Any] = {'file': shown}
-        if self._vaulted.get(path):
+        if path in self._vaulted:
             located['withheld'] = True
         else:
             located['line'], located['column'], end = self.positions().span(path, place.path)

@@ -567,8 +567,8 @@ class _VaultText(object):
         self.name = name
 
     def __str__(self) -> str:
-        raise _VaultInLevel('variable %r is (or holds) a vault or eyaml value; a level path is shown in explain '
-                            'output, traces and errors, so it cannot be a secret' % self.name)
+        raise _VaultInLevel('variable %r is (or holds) a vault value or an eyaml value; a level path is shown in '
+                            'explain output, traces and errors, so it cannot be a secret' % self.name)
 
 
 def _without_vault_values(fetch: Optional[Callable]) -> Callable:

@@ -342,4 +342,4 @@ def test_an_eyaml_value_as_a_level_variable_is_refused_not_read_as_a_path(tmp_pa
     with pytest.raises(AnsibleError) as error:     # the ciphertext in a path would skip the level (Port: 1)
         inventory_loader.get('strata.hier.hier').parse(inventory, DataLoader(), str(tmp_path / 'site.hier.yml'),
                                                        cache=False)
-    assert "variable 'Role' is (or holds) a vault or eyaml value" in str(error.value)
+    assert "variable 'Role' is (or holds) a vault value or an eyaml value" in str(error.value)
