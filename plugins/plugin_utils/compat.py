@@ -175,65 +175,8 @@ def plain_scalar(value):
     return value
 
 
-_CACHED_VAULT = '__strata_hier_vault__'
-_CACHED_EYAML = '__strata_hier_eyaml__'
-_CACHE_PREFIX = '__strata_hier_'
-_CACHE_ESCAPE = '__strata_hier_text__'
-"""A data string (a map key) that starts like the cache's own markers is stored behind this prefix, so that a data
-map ``{'__strata_hier_vault__': '$ANSIBLE_VAULT;...'}`` is not read back as a vault value."""
-
-
-def for_cache(value, wrappers=0):
-    """Host vars as an inventory cache should hold them: builtin types, vault values as marked ciphertext.
-
-    From 2.19 every loaded value carries its file:line tags, which make the cache large and slow
-    to read back, and vault values come back from a cache as bare ciphertext
-    (ansible/ansible#86369). Before 2.19 a vault value in the cache compares by decrypting (the cache's
-    update_cache_if_changed: without the password the whole source failed, and Ansible dropped it), and a
-    pickling cache plugin would store the vault secrets it holds. So store builtin types, vault values as marked
-    ciphertext, and data strings that start like the marker escaped (from_cache gives back exactly the data).
-    Never decrypts.
-    """
-    return rebuild(value, _cached_scalar, wrappers=wrappers)
-
-
-def _cached_scalar(value):
-    if is_vault_value(value):
-        return {_CACHED_VAULT: vault_ciphertext(value)}
-    if is_opaque(value):    # an eyaml value
-        return {_CACHED_EYAML: value.cache_form()}
-    value = plain_scalar(value)
-    return _CACHE_ESCAPE + value if isinstance(value, str) and value.startswith(_CACHE_PREFIX) else value
-
-
-def from_cache(value, wrappers=0, loader=None):
-    """Undo for_cache: marked ciphertext becomes a vault value again (before 2.19 with ``loader``'s vault secrets,
-    as DataLoader gives its vault values), escaped strings the data's."""
-    vault = None if DATA_TAGGING or loader is None else loader._vault   # pylint: disable=protected-access
-
-    def restored(mapping):
-        found = _cached_vault(mapping)
-        if is_vault_value(found) and vault is not None:
-            found.vault = vault
-        return found
-
-    return rebuild(value, _uncached_scalar, restored, wrappers)
-
-
-def _uncached_scalar(value):
-    value = plain_scalar(value)
-    return value[len(_CACHE_ESCAPE):] if isinstance(value, str) and value.startswith(_CACHE_ESCAPE) else value
-
-
-def _cached_vault(value):
-    if len(value) == 1 and _CACHED_EYAML in value:
-        from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlValue
-        return EyamlValue.from_cache_form(value[_CACHED_EYAML])
-    if len(value) != 1 or _CACHED_VAULT not in value:
-        return None
-    ciphertext = value[_CACHED_VAULT]
-    if not isinstance(ciphertext, str) or not ciphertext.startswith('$ANSIBLE_VAULT;'):
-        raise ValueError('a cached vault value is not vault ciphertext')
+def cached_vault_value(ciphertext):
+    """A vault value of ``ciphertext`` with no secrets (the inventory cache's: cache_form.py gives it its loader's)."""
     return _VaultValue(ciphertext=str(ciphertext))
 
 

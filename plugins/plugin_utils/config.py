@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Hierarchy configuration: strata's ``hier.yml``, and what every dialect's configuration becomes (Datum's
-``Datum.yml``: datum_config.py)."""
+``Datum.yml``: datum_config.py; which of the two a file is: hierarchy_source.py ``load_config``)."""
 
 from __future__ import annotations
 
@@ -35,6 +35,10 @@ RULES_LIMIT = 100000
 
 class ConfigError(CompleteMessage, AnsibleError):
     """The hierarchy configuration is missing or wrong."""
+
+
+class HierarchyError(CompleteMessage, AnsibleError):
+    """A lookup in the hierarchy cannot give a trustworthy answer (hierarchy.py raises it; undefined_levels.py too)."""
 
 
 class HierarchyConfig(Record):
@@ -73,20 +77,18 @@ def is_datum_config(path: str) -> bool:
     return os.path.basename(path).lower() in ('datum.yml', 'datum.yaml')
 
 
-def load_config(path: str, loader: Any) -> HierarchyConfig:
-    """Read a hier.yml or Datum.yml file (Datum's, by its name)."""
+def read_config_file(path: str, loader: Any) -> Mapping:
+    """A hier.yml or Datum.yml file's map (sources/hier_yml.py ``load_config`` reads it as its kind)."""
     if not os.path.isfile(path):
         raise ConfigError('hierarchy configuration %s not found' % path)
     data = load_untrusted(loader, path, ConfigError)
     if not isinstance(data, Mapping):
         raise ConfigError('hierarchy configuration %s must be a map, not %s' % (path, type(data).__name__))
-    if is_datum_config(path):
-        from ansible_collections.strata.hier.plugins.plugin_utils.datum_config import datum_config  # Datum.yml only
-        return datum_config(path, data)
-    return _from_hier(path, data)
+    return data
 
 
-def _from_hier(path: str, data: Mapping) -> HierarchyConfig:
+def hier_config(path: str, data: Mapping) -> HierarchyConfig:
+    """A hier.yml's map as a configuration."""
     for key in data:
         if key not in HIER_KEYS:
             raise ConfigError('%s: unknown key %r in the hierarchy configuration; valid keys: %s'

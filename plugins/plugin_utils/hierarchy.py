@@ -14,8 +14,6 @@ import os
 from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ansible.errors import AnsibleError
-
 from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.identity import is_opaque
@@ -23,16 +21,12 @@ from ansible_collections.strata.hier.plugins.module_utils.levels import Expansio
 from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import expand_level
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
-from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, level_position, missing_datadir
+from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, HierarchyError, level_position, missing_datadir
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlKeys
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, HandlerCheck
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import Positions, line_of
 from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found, StoreError, named_entry
-
-
-class HierarchyError(CompleteMessage, AnsibleError):
-    """A lookup in the hierarchy cannot give a trustworthy answer."""
+from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import undefined_error
 
 
 class Resolution:
@@ -167,7 +161,6 @@ class Hierarchy:
                 raise HierarchyError('level %r: %s' % (level, exc)) from exc
             expansions.note(index, own)
         if expansions.undefined and (self.config.strict_levels if strict is None else strict):
-            from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import undefined_error
             raise undefined_error(variables.get('inventory_hostname'), expansions.undefined, self.level_position)
         return expansions
 

@@ -11,9 +11,18 @@ from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.plugin_utils.source import Answer, HostView, NodeOptions, Source, origin_lines
-from ansible_collections.strata.hier.plugins.plugin_utils.config import load_config
+from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, hier_config, is_datum_config, read_config_file
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import Hierarchy, Resolution
 from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import strict_hint
+
+
+def load_config(path: str, loader: Any) -> HierarchyConfig:
+    """Read a hier.yml or Datum.yml file (Datum's, by its name)."""
+    data = read_config_file(path, loader)
+    if is_datum_config(path):
+        from ansible_collections.strata.hier.plugins.plugin_utils.datum_config import datum_config  # Datum.yml only
+        return datum_config(path, data)
+    return hier_config(path, data)
 
 
 class HierarchySource(Source):

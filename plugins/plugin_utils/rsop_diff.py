@@ -19,7 +19,7 @@ import os
 from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Set, Tuple
 
-from ansible_collections.strata.hier.plugins.plugin_utils.config import load_config
+from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_source import load_config
 from ansible_collections.strata.hier.plugins.plugin_utils.git_refs import WORK_TREE, Changes, Trees
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import Hierarchy, HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.job_source import command_line_loader, config_in

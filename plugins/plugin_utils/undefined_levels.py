@@ -16,8 +16,7 @@ from __future__ import annotations
 import os
 from typing import Callable, Dict, List, Mapping, Optional, Sequence
 
-from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
+from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, HierarchyError
 
 Position = Callable[[int], str]
 """A level's index in its configuration -> ``file:line: level 'as written'``."""

@@ -11,8 +11,9 @@ from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.vault import VaultLib, VaultSecret
 from ansible.plugins.loader import cache_loader
 
+from ansible_collections.strata.hier.plugins.plugin_utils.cache_form import for_cache, from_cache
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
-    DATA_TAGGING, decrypted, for_cache, from_cache, is_vault_value, plain, vault_ciphertext,
+    DATA_TAGGING, decrypted, is_vault_value, plain, vault_ciphertext,
 )
 
 SECRET = [('default', VaultSecret(b'unit-test'))]

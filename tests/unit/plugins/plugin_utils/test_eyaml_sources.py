@@ -22,9 +22,8 @@ from ansible.template import Templar
 
 from ansible_collections.strata.hier.plugins.filter.to_vaulted_yaml import to_vaulted_yaml
 from ansible_collections.strata.hier.plugins.plugin_utils import eyaml
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
-    for_cache, from_cache, is_vault_value, vault_ciphertext,
-)
+from ansible_collections.strata.hier.plugins.plugin_utils.cache_form import for_cache, from_cache
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, vault_ciphertext
 from ansible_collections.strata.hier.tests.unit.plugins.inventory.test_inventory_hier import write
 from ansible_collections.strata.hier.tests.unit.plugins.vault_context import secrets_context
 

@@ -18,7 +18,8 @@ from ansible.inventory.data import InventoryData
 from ansible.parsing.dataloader import DataLoader
 from ansible.plugins.loader import inventory_loader, vars_loader
 
-from ansible_collections.strata.hier.plugins.plugin_utils.compat import for_cache, from_cache, is_vault_value
+from ansible_collections.strata.hier.plugins.plugin_utils.cache_form import for_cache, from_cache
+from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
 # pylint: disable-next=unused-import  # store is a fixture
 from ansible_collections.strata.hier.tests.unit.plugins.inventory.test_inventory_hier import (  # noqa: F401
     cached_source, host_names, parse, source, store, tampered_cache, write,

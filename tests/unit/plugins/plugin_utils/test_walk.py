@@ -19,8 +19,9 @@ from ansible.parsing.vault import VaultLib, VaultSecret
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import handler_in, may_hold_handler
+from ansible_collections.strata.hier.plugins.plugin_utils.cache_form import for_cache, from_cache
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
-    for_cache, from_cache, is_vault_value, not_templates, plain, vault_ciphertext,
+    is_vault_value, not_templates, plain, vault_ciphertext,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import (
     DataSizeError, expanded_size, find, rebuild,
