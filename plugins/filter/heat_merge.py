@@ -65,6 +65,7 @@ notes:
 seealso:
   - plugin: strata.hier.deep_merge
     plugin_type: filter
+    description: Merges by a Datum strategy, for data that is not a Heat environment.
 """
 
 EXAMPLES = r"""

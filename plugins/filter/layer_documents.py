@@ -120,10 +120,8 @@ EXAMPLES = r"""
   ansible.builtin.set_fact:
     rendered: "{{ [policy, password, chart] | strata.hier.layer_documents }}"
   vars:
-    policy:
-      schema: deckhand/LayeringPolicy/v1
-      metadata: {schema: metadata/Control/v1, name: layering-policy}
-      data: {layerOrder: [global, site]}
+    policy: {schema: deckhand/LayeringPolicy/v1, data: {layerOrder: [global, site]},
+             metadata: {schema: metadata/Control/v1, name: layering-policy}}
     password:
       schema: deckhand/Passphrase/v1
       metadata: {schema: metadata/Document/v1, name: db-password, storagePolicy: encrypted,

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError, StrategyError
@@ -40,6 +39,7 @@ from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, MAP
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, WorkBudget, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.merging import MergeResult
 from ansible_collections.strata.hier.plugins.module_utils.paths import join_path
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 
 DEFAULT_MERGE_HOW = 'dict(replace)+list()+str()'
 """What cloud-init's cloud-config part handler uses for a document that names no mergers."""
@@ -154,8 +154,7 @@ def _recurses_into_lists(options: FrozenSet[str]) -> bool:
     return 'recurse_list' in options or 'recurse_array' in options
 
 
-@dataclass(frozen=True)
-class DictMerger:
+class DictMerger(Record):
     """cloud-init's m_dict: maps merge again always (its recurse_dict is always on)."""
 
     replace: bool
@@ -164,8 +163,7 @@ class DictMerger:
     recurse_str: bool
 
 
-@dataclass(frozen=True)
-class ListMerger:
+class ListMerger(Record):
     """cloud-init's m_list."""
 
     method: str
@@ -174,8 +172,7 @@ class ListMerger:
     recurse_str: bool
 
 
-@dataclass(frozen=True)
-class CloudInitMergers:
+class CloudInitMergers(Record):
     """The mergers a spec names, one per type of existing value (None: that type is kept as it is)."""
 
     dict: Optional[DictMerger]

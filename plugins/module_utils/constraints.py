@@ -283,11 +283,21 @@ def _moved(direction: str, before: Any, after: Any, show: Callable[[Any], str]) 
     """How ``after`` moves the wrong way from ``before`` (the start of a sentence ending in ``before``), or None;
     ``show``: a value of ``after`` as the message may show it."""
     if direction in ('decrease', 'increase'):
-        if not (_is_number(before) and _is_number(after)):
-            return 'sets %s, which tighten: %s cannot compare with' % (show(after), direction)
-        if (after > before) if direction == 'decrease' else (after < before):
-            return 'sets %s, %s' % (show(after), 'above' if direction == 'decrease' else 'below')
-        return None
+        return _moved_number(direction, before, after, show)
+    return _moved_members(direction, before, after, show)
+
+
+def _moved_number(direction: str, before: Any, after: Any, show: Callable[[Any], str]) -> Optional[str]:
+    """``_moved`` for ``decrease`` and ``increase``."""
+    if not (_is_number(before) and _is_number(after)):
+        return 'sets %s, which tighten: %s cannot compare with' % (show(after), direction)
+    if (after > before) if direction == 'decrease' else (after < before):
+        return 'sets %s, %s' % (show(after), 'above' if direction == 'decrease' else 'below')
+    return None
+
+
+def _moved_members(direction: str, before: Any, after: Any, show: Callable[[Any], str]) -> Optional[str]:
+    """``_moved`` for ``subset`` and ``superset``."""
     old, new = _members(before), _members(after)
     if old is None or new is None:
         return 'sets %s, which tighten: %s cannot compare with' % (show(after), direction)

@@ -19,11 +19,11 @@ The caller gives the values of references (``Evaluator``): this module knows no 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, Callable, Tuple, Union
 
 from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import handler_content
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 
 SUPPORTED_FORMS = ('[x={ $Node.<Prop> }=], [x={ $Datum.<A>.<B> }=], [x={ $File.BaseName }=] ($File.Name, '
                    '$File.Directory.BaseName), [x={ Get-DatumSourceFile -Path $File }=], and '
@@ -41,8 +41,7 @@ class ExpressionError(MergeError):
     """A handler expression that strata.hier does not evaluate (it would need PowerShell)."""
 
 
-@dataclass(frozen=True)
-class Reference:
+class Reference(Record):
     """``$Node.A.B``, ``$Datum.A.B`` or ``$File.BaseName``: ``root`` is node, datum or file."""
 
     root: str
@@ -52,20 +51,17 @@ class Reference:
         return '$%s%s' % (self.root.capitalize(), ''.join('.' + part for part in self.parts))
 
 
-@dataclass(frozen=True)
-class SourceFile:
+class SourceFile(Record):
     """``Get-DatumSourceFile -Path $File``."""
 
 
-@dataclass(frozen=True)
-class Template:
+class Template(Record):
     """A double-quoted string: literal text and references, joined as text."""
 
     parts: Tuple[Union[str, Reference, SourceFile], ...]
 
 
-@dataclass(frozen=True)
-class Handler:
+class Handler(Record):
     """A parsed ``[x= ... =]`` value: its expression and the text around it (which Datum drops)."""
 
     expression: Union[Reference, SourceFile, Template]

@@ -37,7 +37,6 @@ substitution itself is deckhand_substitution.py.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.deckhand_documents import (
@@ -53,6 +52,7 @@ from ansible_collections.strata.hier.plugins.module_utils.errors import Document
 from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.limits import ExpansionBudget, copy_value
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import DEEP, datum_strategy
 
@@ -66,12 +66,11 @@ def _never(_value: Any) -> bool:
     return False
 
 
-@dataclass
-class LayeringResult:
+class LayeringResult(Record):
     """The rendered documents, in input order, and warnings for the user."""
 
     documents: List[dict]
-    warnings: List[str] = field(default_factory=list)
+    warnings: List[str]
 
 
 def layer_documents(documents: Sequence[Any], secret: Optional[Callable[[Any], bool]] = None) -> LayeringResult:

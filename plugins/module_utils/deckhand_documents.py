@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, MutableMapping
-from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import DocumentError
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 from ansible_collections.strata.hier.plugins.module_utils.safe_regex import SafePattern, compile_untrusted
 
 LAYERING_POLICY = 'deckhand/LayeringPolicy'
@@ -95,8 +95,7 @@ class UnknownSubstitutionError(DeckhandError):
 
 
 # --- what the documents say ---------------------------------------------------------------
-@dataclass(frozen=True)
-class Action:
+class Action(Record):
     """One layering action: a method and the path it applies to."""
 
     method: str
@@ -105,8 +104,7 @@ class Action:
     """The path as written, for messages."""
 
 
-@dataclass(frozen=True)
-class Destination:
+class Destination(Record):
     """Where a substitution writes: a path, and a pattern to replace in the text there."""
 
     path: Path
@@ -116,8 +114,7 @@ class Destination:
     """recurse.depth: the pattern is replaced in every string down to this many levels (-1: all)."""
 
 
-@dataclass(frozen=True)
-class Substitution:
+class Substitution(Record):
     """One item of metadata.substitutions."""
 
     number: int
@@ -129,25 +126,23 @@ class Substitution:
     match_group: int = 0
 
 
-@dataclass(eq=False)
 class Document:
-    """A document and what its metadata says about layering and substitution."""
+    """A document and what its metadata says about layering and substitution: a working object, its layering
+    filled in as the documents are read and linked (``parent``, ``replaced_by``), compared by identity."""
 
-    index: int
-    source: Mapping
-    schema: str
-    name: str
-    layer: Optional[str] = None
-    labels: Mapping = field(default_factory=dict)
-    selector: Mapping = field(default_factory=dict)
-    actions: List[Action] = field(default_factory=list)
-    substitutions: List[Substitution] = field(default_factory=list)
-    abstract: bool = False
-    replacement: bool = False
-    control: bool = False
-    encrypted: bool = False
-    parent: Optional['Document'] = None
-    replaced_by: Optional['Document'] = None
+    def __init__(self, index: int, source: Mapping, schema: str, name: str) -> None:
+        self.index, self.source, self.schema, self.name = index, source, schema, name
+        self.layer: Optional[str] = None
+        self.labels: Mapping = {}
+        self.selector: Mapping = {}
+        self.actions: List[Action] = []
+        self.substitutions: List[Substitution] = []
+        self.abstract = False
+        self.replacement = False
+        self.control = False
+        self.encrypted = False
+        self.parent: Optional['Document'] = None
+        self.replaced_by: Optional['Document'] = None
 
     def describe(self) -> str:
         """``schema/name``, with the layer when there is one (a replacement shares schema and name)."""

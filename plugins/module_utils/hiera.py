@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import (
@@ -46,6 +45,7 @@ from ansible_collections.strata.hier.plugins.module_utils.kinds import BUILTIN_S
 from ansible_collections.strata.hier.plugins.module_utils.levels import real_path_inside
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, ExpansionBudget
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import HASH, HieraMerger, merger_for
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 from ansible_collections.strata.hier.plugins.module_utils.safe_regex import compile_untrusted
 
 Reader = Callable[[str, HieraLevel], Any]
@@ -77,8 +77,7 @@ def hiera_scope(node: str, facts: Dict[str, Any], variables: Optional[Dict[str, 
     return scope
 
 
-@dataclass(frozen=True)
-class Location:
+class Location(Record):
     template: str
     path: str
     exists: bool

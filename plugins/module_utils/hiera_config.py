@@ -23,11 +23,11 @@ import fnmatch
 import os
 import re
 import stat
-from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraConfigError
 from ansible_collections.strata.hier.plugins.module_utils.limits import ExpansionBudget
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 
 HIERA_VERSION = 5
 DATA_HASHES = ('yaml_data', 'json_data')
@@ -43,8 +43,7 @@ DEFAULT_DEFAULTS = {'datadir': 'data', 'data_hash': 'yaml_data'}
 DEFAULT_HIERARCHY = [{'name': 'Common', 'path': 'common.yaml'}]
 
 
-@dataclass(frozen=True)
-class HieraLevel:
+class HieraLevel(Record):
     """One ``hierarchy`` entry: its location kind (``path``, ``paths``, ``glob``, ``globs``, ``mapped_paths``),
     the templates as written (``mapped_paths``: the variable, the item name and the template) and its datadir."""
 
@@ -59,8 +58,7 @@ class HieraLevel:
     """The module whose hiera.yaml holds the level (hiera_modules.py); None for the environment's."""
 
 
-@dataclass(frozen=True)
-class HieraConfig:
+class HieraConfig(Record):
     path: str
     root: str
     levels: Tuple[HieraLevel, ...]
@@ -89,7 +87,7 @@ def parse_hiera_config(data: Any, path: str, module: Optional[str] = None) -> Hi
     _check_unique_names(entries, path, problems)
     if problems:
         raise problems[0] if len(problems) == 1 else _all_of(problems, path)
-    kept = tuple(level if module is None else replace(level, module=module) for level in levels if level is not None)
+    kept = tuple(level if module is None else level.replace(module=module) for level in levels if level is not None)
     return HieraConfig(path=path, root=os.path.dirname(os.path.abspath(path)), levels=kept, warnings=tuple(warnings))
 
 

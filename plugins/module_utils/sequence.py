@@ -41,13 +41,8 @@ from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists i
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 
-REPLACE = 'replace'
-APPEND = 'append'
-PREPEND = 'prepend'
-MODES = (REPLACE, APPEND, PREPEND)
-LIST_KIND = 'list'
-SET_KIND = 'set'
-KINDS = (LIST_KIND, SET_KIND)
+REPLACE, APPEND, PREPEND = MODES = ('replace', 'append', 'prepend')
+LIST_KIND, SET_KIND = KINDS = ('list', 'set')
 _CML_PREFIX = 'sequence-'       # CML's tag names: sequence-append, ...
 
 

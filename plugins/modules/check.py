@@ -11,6 +11,8 @@ module: check
 short_description: Every node of a hierarchy checked against its constraints, as JSON, SARIF and text
 version_added: 1.1.0
 author: Strata maintainers (@strata-hier)
+extends_documentation_fragment:
+  - strata.hier.job
 description:
   - Reads a hierarchy (C(hier.yml) or C(Datum.yml)), makes its hosts as the P(strata.hier.hier#inventory) inventory
     plugin does (the configuration's C(nodes)), checks every one against the configuration's C(constraints)
@@ -39,8 +41,6 @@ options:
     default: check
 notes:
   - Run it in the data repository's top folder, so that the SARIF's paths are relative to the repository.
-  - Before ansible-core 2.19 no action plugin option is checked against its documentation by Ansible; this one
-    checks its own.
 seealso:
   - module: strata.hier.rsop_diff
   - plugin: strata.hier.hier
@@ -54,9 +54,10 @@ EXAMPLES = r"""
     out: check
   register: checked
 
-- name: Say it
-  ansible.builtin.debug:
+- name: Fail on warnings too (findings of severity error already fail the task)
+  ansible.builtin.fail:
     msg: "{{ checked.summary.warnings }} warnings on {{ checked.summary.hosts_checked }} hosts"
+  when: checked.summary.warnings > 0
 """
 
 RETURN = r"""

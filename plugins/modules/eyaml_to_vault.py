@@ -11,6 +11,8 @@ module: eyaml_to_vault
 short_description: Each hiera-eyaml value of a folder's YAML files rewritten as an Ansible vault value
 version_added: 1.1.0
 author: Strata maintainers (@strata-hier)
+extends_documentation_fragment:
+  - strata.hier.job
 description:
   - Reads every C(.yaml) and C(.yml) file under O(path) (hidden folders skipped, no link followed) and rewrites each
     value that is one hiera-eyaml C(ENC[PKCS7,...]) token (plain, quoted, or a folded or literal block) as
@@ -72,12 +74,11 @@ notes:
   - Supports check mode (C(--check)); it never writes then, whatever O(apply) says.
   - Encrypting a vault value costs a key derivation (PBKDF2, 10,000 rounds of SHA-256) per value; see the
     collection's C(docs/eyaml_migration.md) for what a large repository costs.
-  - Before ansible-core 2.19 no action plugin option is checked against its documentation by Ansible; this one
-    checks its own.
 seealso:
   - module: strata.hier.check
   - plugin: strata.hier.hier
     plugin_type: lookup
+    description: Decrypts the eyaml values it returns, for data not migrated yet.
 """
 
 EXAMPLES = r"""

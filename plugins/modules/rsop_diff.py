@@ -11,6 +11,8 @@ module: rsop_diff
 short_description: What a data change does to every host, between two git refs, with the lines that cause it
 version_added: 1.1.0
 author: Strata maintainers (@strata-hier)
+extends_documentation_fragment:
+  - strata.hier.job
 description:
   - Reads a hierarchy (C(hier.yml) or C(Datum.yml)) at two git refs of its repository, computes every host's
     resultant set of data at both (hosts as the P(strata.hier.hier#inventory) inventory plugin makes them from the
@@ -57,8 +59,7 @@ options:
     choices: [hosts_changed, values_changed, errors, shadowed_edits, dead_edits]
     default: [errors]
 notes:
-  - Needs C(git) on the controller. Before ansible-core 2.19 no action plugin option is checked against its
-    documentation by Ansible; this one checks its own.
+  - Needs C(git) on the controller.
 seealso:
   - plugin: strata.hier.hier
     plugin_type: lookup

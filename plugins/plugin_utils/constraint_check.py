@@ -23,6 +23,7 @@ from ansible_collections.strata.hier.plugins.module_utils.constraints import (
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.paths import join_path
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 
 WALK_LIMIT = 100000
 """Most map keys a node's levels may hold under the keys a ``^regex`` constraint is matched against."""
@@ -100,13 +101,18 @@ class _TopLevels:
         return found
 
 
-class _Marker:
+class _Marker(Record):
     """Where a level knocks out a map holding the path, or the path inside its map: the marker's keys in the file."""
 
-    __slots__ = ('file', 'shown_file', 'keys', 'vaulted')
+    file: Optional[str]
+    shown_file: Optional[str]
+    keys: List[Any]
+    vaulted: bool
 
-    def __init__(self, level: Any, keys: List[Any]) -> None:
-        self.file, self.shown_file, self.keys, self.vaulted = level.file, level.shown_file, keys, level.vaulted
+    @classmethod
+    def at(cls, level: Any, keys: List[Any]) -> '_Marker':
+        """The marker at ``keys`` of ``level``'s file."""
+        return cls(level.file, level.shown_file, keys, level.vaulted)
 
 
 class _Chain:
@@ -247,22 +253,29 @@ def _marker_in(top: Any, segments: Tuple[Any, ...], prefixes: List[Optional[str]
     for depth in range(1, len(segments)):
         if not isinstance(value, Mapping):
             return None
-        prefix, key = prefixes[depth - 1], segments[depth]
-        if fold is None:
-            marker = prefix + key if prefix else None
-            if marker is not None and marker in value:
-                return _Marker(top, keys + [marker])
-            written = key if key in value else None
-        else:
-            marker = next((name for name in value if isinstance(name, str) and prefix and name.startswith(prefix)
-                           and fold(name[len(prefix):]) == fold(key)), None)
-            if marker is not None:
-                return _Marker(top, keys + [marker])
-            written = next((name for name in value if isinstance(name, str) and fold(name) == fold(key)), None)
+        marker, written = _key_in(value, prefixes[depth - 1], segments[depth], fold)
+        if marker is not None:
+            return _Marker.at(top, keys + [marker])
         if written is None:
             return None
         value, keys = value[written], keys + [written]
     return None
+
+
+def _key_in(value: Mapping, prefix: Optional[str], key: Any,
+            fold: Optional[Callable[[Any], Any]]) -> Tuple[Optional[str], Any]:
+    """In the map ``value``: the marker knocking out ``key`` (else None) and, without one, ``key`` as written there
+    (None: absent); ``fold``: keys compared by it."""
+    if fold is None:
+        marker = prefix + key if prefix else None
+        if marker is not None and marker in value:
+            return marker, None
+        return None, key if key in value else None
+    marker = next((name for name in value if isinstance(name, str) and prefix and name.startswith(prefix)
+                   and fold(name[len(prefix):]) == fold(key)), None)
+    if marker is not None:
+        return marker, None
+    return None, next((name for name in value if isinstance(name, str) and fold(name) == fold(key)), None)
 
 
 def _finding(hierarchy: Any, host: Any, segments: Tuple[Any, ...], constraint: Constraint, violation: Violation,

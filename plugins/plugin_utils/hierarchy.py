@@ -491,14 +491,22 @@ def _without_markers(value: Any, prefix: Optional[str]) -> Tuple[Any, Tuple[Any,
     if not prefix:
         return value, ()
     if isinstance(value, list):
-        markers = tuple(item[len(prefix):] for item in value if isinstance(item, str) and item.startswith(prefix))
-        return ([item for item in value if not (isinstance(item, str) and item.startswith(prefix))]
-                if markers else value), markers
+        return _list_without_markers(value, prefix)
     if isinstance(value, Mapping):
-        markers = tuple(key[len(prefix):] for key in value if isinstance(key, str) and key.startswith(prefix))
-        return ({key: item for key, item in value.items() if not (isinstance(key, str) and key.startswith(prefix))}
-                if markers else value), markers
+        return _map_without_markers(value, prefix)
     return value, ()
+
+
+def _list_without_markers(value: list, prefix: str) -> Tuple[Any, Tuple[Any, ...]]:
+    markers = tuple(item[len(prefix):] for item in value if isinstance(item, str) and item.startswith(prefix))
+    return ([item for item in value if not (isinstance(item, str) and item.startswith(prefix))]
+            if markers else value), markers
+
+
+def _map_without_markers(value: Mapping, prefix: str) -> Tuple[Any, Tuple[Any, ...]]:
+    markers = tuple(key[len(prefix):] for key in value if isinstance(key, str) and key.startswith(prefix))
+    return ({key: item for key, item in value.items() if not (isinstance(key, str) and key.startswith(prefix))}
+            if markers else value), markers
 
 
 class _LevelReads:

@@ -122,12 +122,7 @@ def merged_host_vars(hierarchy: Any, variables: Mapping, expansions: Sequence[Ex
     vaulted: List[str] = []
     resolutions = hierarchy.resolve_node(variables, expansions=expansions, provenance=provenance)
     if hierarchy.config.constraints:
-        from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import check_node, enforce
-        found = check_node(hierarchy, expansions, host)
-        if findings is None:
-            enforce(found, warn, HierarchyError)
-        else:
-            findings.extend(found)
+        _check_constraints(hierarchy, expansions, host, warn, findings)
     for key, resolution in resolutions.items():
         if wanted is not None and not wanted(key):
             continue
@@ -147,3 +142,15 @@ def merged_host_vars(hierarchy: Any, variables: Mapping, expansions: Sequence[Ex
     if vaulted:
         host_vars['hier_vaulted_keys'] = vaulted
     return host_vars
+
+
+def _check_constraints(hierarchy: Any, expansions: Sequence[Expansion], host: Any, warn: Callable[[str], None],
+                       findings: Optional[List[Dict[str, Any]]]) -> None:
+    """The host's findings added to ``findings``, or without it enforced (loaded only for a configuration with
+    constraints)."""
+    from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import check_node, enforce
+    found = check_node(hierarchy, expansions, host)
+    if findings is None:
+        enforce(found, warn, HierarchyError)
+    else:
+        findings.extend(found)

@@ -21,6 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.identity import freeze, is_opaque
 from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import item_tuple
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value, vault_ciphertext
 
 SECRET = '(secret)'
@@ -50,14 +51,15 @@ class Secrets:
         return token
 
 
-class Change:
+class Change(Record):
     """One change of a host: ``op`` added, removed, changed or reordered at ``path`` (the head's path; ``base_path``
     the base's, which differs for a list item that moved)."""
 
-    __slots__ = ('path', 'base_path', 'op', 'before', 'after')
-
-    def __init__(self, path: str, base_path: str, op: str, before: Any = None, after: Any = None) -> None:
-        self.path, self.base_path, self.op, self.before, self.after = path, base_path, op, before, after
+    path: str
+    base_path: str
+    op: str
+    before: Any = None
+    after: Any = None
 
 
 class Comparison:

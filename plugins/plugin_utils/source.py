@@ -23,6 +23,7 @@ import importlib
 import os
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import is_hiera_config_file
 
 KINDS: Tuple[Tuple[Callable[[str], bool], str, str], ...] = (
@@ -77,17 +78,17 @@ def _module(name: str) -> Any:
     return importlib.import_module('ansible_collections.strata.hier.plugins.plugin_utils.%s' % name)
 
 
-class NodeOptions:
+class NodeOptions(Record):
     """What an inventory source says about its nodes: ``nodes`` (a glob, for a configuration without its own),
     ``facts`` and ``facts_dir`` (facts every node has, and a folder of facts files), ``separator`` (what ``::`` in a
     data key becomes in a variable's name) and ``strict_levels``."""
 
-    __slots__ = ('nodes', 'facts', 'facts_dir', 'separator', 'strict_levels', 'source')
-
-    def __init__(self, source: str, nodes: Optional[str] = None, facts: Optional[Mapping] = None,
-                 facts_dir: Optional[str] = None, separator: str = '__', strict_levels: Optional[bool] = None) -> None:
-        self.source, self.nodes, self.facts, self.facts_dir = source, nodes, facts, facts_dir
-        self.separator, self.strict_levels = separator, strict_levels
+    source: str
+    nodes: Optional[str] = None
+    facts: Optional[Mapping] = None
+    facts_dir: Optional[str] = None
+    separator: str = '__'
+    strict_levels: Optional[bool] = None
 
 
 class Answer:
