@@ -61,6 +61,9 @@ class HierarchyConfig(Record):
     eyaml: Optional[Tuple[Optional[str], Optional[str]]] = None
     """hier.yml's ``secrets.eyaml``: the private and public key files as written (None: eyaml's default); None:
     no eyaml keys (a ciphertext-shaped string in the data is an error)."""
+    warnings: Tuple[str, ...] = ()
+    """What reading the file found to warn about (Datum.yml's keys, strategy names, levels): the plugins print them,
+    once per Source (``Source.take_warnings``)."""
 
 
 def level_position(config: HierarchyConfig, index: int) -> str:

@@ -281,8 +281,11 @@ class Hierarchy:
                                              segments)
             if problem:
                 raise HierarchyError(problem)
+        warnings = result.warnings
+        if isinstance(expansions, DatumExpansions):     # the handlers' warnings (datum_handlers.py), with the merge's
+            warnings = expansions.context.take_warnings() + warnings
         resolution = Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
-                                read.reports, result.warnings, _levels_used(result.sources), result.paths)
+                                read.reports, warnings, _levels_used(result.sources), result.paths)
         if provenance:
             resolution.records = self._records(result, read, segments, expansions, rules)
         return resolution
