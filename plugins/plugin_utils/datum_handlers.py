@@ -98,12 +98,12 @@ class NodeContext:
         self._node_vaulted = bool(self.node_file) and store.vaulted(self.node_file)
         self._count_written(self.node_file)
         self._active: List[str] = []
-        self._node_values: Dict[str, Tuple[Any, bool]] = {}      # $Node properties: (value, took vaulted data)
-        self._references: Dict[Tuple[str, ...], Tuple[Any, bool]] = {}     # $Datum references, alike
+        self._node_values: Dict[str, Tuple[Any, bool, List[str]]] = {}     # $Node: (value, took vaulted data, warnings)
+        self._references: Dict[Tuple[str, ...], Tuple[Any, bool, List[str]]] = {}     # $Datum references, alike
         self._sizes: Dict[int, Optional[int]] = {}     # id of a value the memos keep alive -> its size, once known
         self._vaulted_read = False      # whether the value being resolved took data of a whole-file vaulted file
         self._nesting = 0               # how deep the value being resolved sits in the handlers' values around it
-        self.warnings: List[str] = []   # each once per node: a memoised resolution does not warn again
+        self.warnings: List[str] = []   # a memoised resolution's warnings come again with each value using it
 
     def take_warnings(self) -> List[str]:
         """The warnings of the resolutions since the last call (the lookup that caused them gives them)."""
@@ -282,18 +282,21 @@ class NodeContext:
         if stat.S_ISREG(status.st_mode):
             self.budget.add_written(status.st_size)
 
-    def _memoised(self, memo: Dict[Any, Tuple[Any, bool]], key: Any, compute: Callable[[], Any]) -> Any:
+    def _memoised(self, memo: Dict[Any, Tuple[Any, bool, List[str]]], key: Any, compute: Callable[[], Any]) -> Any:
         """``compute()`` once per node, as Datum resolves a file's handlers once; whether it took data of a whole-file
-        vaulted file is remembered with it, and marks every value using it."""
+        vaulted file, and its warnings, are remembered with it: they mark (and warn) every value using it."""
         known = memo.get(key)
         if known is None:
             outer, self._vaulted_read = self._vaulted_read, False
+            start = len(self.warnings)
             try:
-                known = memo[key] = (compute(), self._vaulted_read)
+                known = memo[key] = (compute(), self._vaulted_read, self.warnings[start:])
             finally:
                 self._vaulted_read = outer
             if children(known[0]) is not None:
                 self._sizes[id(known[0])] = None       # kept alive by the memo: its id stays its own
+        else:
+            self.warnings.extend(known[2])
         self._vaulted_read = self._vaulted_read or known[1]
         return known[0]
 

@@ -52,7 +52,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, EyamlKeys, read_values
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import refused_variable
 from ansible_collections.strata.hier.plugins.plugin_utils.nodes import name_problem
-from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import Positions, key_position
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import Positions, file_line, key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
 
 MAGIC_VARIABLES = ('hostvars', 'groups', 'group_names', 'omit', 'playbook_dir', 'play_hosts', 'role_names',
@@ -231,7 +231,7 @@ class HieraSource(Source):
             return {'rule': trace.rule, 'rule_at': 'the lookup call (merge=)' if trace.rule else None}
         line = self.positions().position(trace.rule_file, ('lookup_options', trace.rule))[0] \
             if trace.rule_file else None
-        at = '%s:%d' % (os.path.relpath(trace.rule_file, self.config.root), line) if line else None
+        at = file_line(os.path.relpath(trace.rule_file, self.config.root), line) if line else None
         return {'rule': trace.rule, 'rule_at': at}
 
     def for_host(self, variables: Mapping, fetch: Optional[Callable] = None,
@@ -366,9 +366,14 @@ class HieraHostView(HostView):
 def config_problems(error: HieraConfigError, path: str) -> str:
     """A hiera.yaml's error with the line of each problem's key (``file:line: key ...``)."""
     if not error.problems:
-        return str(error).replace(path, key_position(path, error.keys), 1)
-    lines = [str(problem).replace(path, key_position(path, problem.keys), 1) for problem in error.problems]
+        return _located(error, path)
+    lines = [_located(problem, path) for problem in error.problems]
     return '%s has %d problems:\n%s' % (path, len(lines), '\n'.join(lines))
+
+
+def _located(error: HieraConfigError, path: str) -> str:
+    """``file:line: detail`` from the position the error carries (its message, when it names no key)."""
+    return '%s: %s' % (key_position(path, error.keys), error.detail) if error.detail else str(error)
 
 
 def _whole_folder(folder: str) -> HieraConfig:

@@ -455,3 +455,13 @@ def test_an_unusable_resolution_precedence_handler_is_a_warning_of_the_configura
     hierarchy = store(tmp_path, datum_extra="  - '[x={ Get-Date }=]'\nDatumHandlersThrowOnError: false\n")
     warning, = hierarchy.config.warnings
     assert 'Datum.yml:1: ' in warning and 'the level finds nothing' in warning
+
+
+def test_a_reference_resolved_once_warns_with_every_answer_using_it(tmp_path):
+    hierarchy = store(tmp_path, common="Bad: '[x={ Get-Date }=]'\nA: '[x={ $Datum.Common.Bad }=]'\n"
+                                       "B: '[x={ $Datum.Common.Bad }=]'\n",
+                      datum_extra='DatumHandlersThrowOnError: false\n')
+    expansions = hierarchy.expand_levels(NODE)      # one handler context: Bad is resolved once
+    first, second = (hierarchy.lookup(key, NODE, expansions=expansions) for key in ('A', 'B'))
+    for answer in (first, second):
+        assert [warning for warning in answer.warnings if "Common.yml:1: key 'Bad'" in warning], answer.warnings
