@@ -261,6 +261,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             raise AnsibleParserError('strata.hier.hier: %s: %s' % (path, to_native(exc))) from exc
         config = hierarchy_config_path(self, os.path.dirname(os.path.abspath(path)))
         source = open_source(config, loader)
+        for warning in source.take_warnings():     # the configuration's, once per process
+            self.display.warning('strata.hier.hier: %s' % warning)
         options = self._node_options(path)
         use_cache = self.get_option('cache') and self._cache_usable
         fingerprint = source.fingerprint([config, path] + ([options.facts_dir] if options.facts_dir else [])) \

@@ -244,6 +244,8 @@ class LookupModule(LookupBase):
             raise _LookupError('strata.hier.hier: whole_node=true looks up every key of the host: give no key (%s)'
                                % ', '.join(repr(term) for term in terms))
         source = open_source(config_path, self._loader)
+        for warning in source.take_warnings():     # the configuration's, once per process
+            display.warning('strata.hier.hier: %s' % warning)
         view = source.for_host(in_group_precedence(variables), self._fetch)
         if display.verbosity >= 1:
             _say_undefined(view.host, view.undefined, source.level_position, source.undefined_effect)

@@ -17,6 +17,11 @@ class MergeError(ValueError):
     ``path`` is the key path (``a/b/c``) where the problem was found, or ``''``.
     """
 
+    keys: tuple = ()
+    """Where in its configuration file the setting at fault is written (``('lookup_options', 'a')``), when the
+    raiser knows: the plugins turn it into ``file:line`` (plugin_utils/source_lines.key_position). The core carries
+    the position, never formats it."""
+
     def __init__(self, message: str, path: str = '') -> None:
         self.path = path
         if len(path) > 120:
@@ -64,10 +69,10 @@ class HieraError(MergeError):
 
 class HieraConfigError(HieraError):
     """A hiera.yaml that is not a usable version 5 configuration; the message names the file and the key,
-    ``keys`` is the key's path in the file (for its line); ``problems``: for a file with several, each one (an error
-    with its own ``keys``), all of them in the message, one a line."""
+    ``keys`` is the key's path in the file (for its line) and ``detail`` the message after the file; ``problems``:
+    for a file with several, each one (an error with its own ``keys``), all of them in the message, one a line."""
 
-    keys: tuple = ()
+    detail: str = ''
     problems: tuple = ()
 
 

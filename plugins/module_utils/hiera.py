@@ -125,7 +125,8 @@ class HieraLookup:
         """The environment's modules (hiera_modules.py): the module layer of ``<module>::`` keys; None: no module
         layer."""
         self.scope = scope
-        self.warnings: List[str] = list(config.warnings)
+        self.warnings: List[str] = []
+        """What the lookups found to warn about (the configuration's own are ``config.warnings``)."""
         self._read = read
         self._files: Dict[str, Any] = {} if files is None else files
         """Parsed data files by path; share one between the engines of several nodes (never changed)."""

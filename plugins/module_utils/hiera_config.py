@@ -141,7 +141,7 @@ def _check_keys(mapping: Dict[str, Any], allowed: Sequence[str], path: str, wher
 
 def _error(path: str, key: str, problem: str) -> HieraConfigError:
     error = HieraConfigError("%s: key '%s' %s" % (path, key, problem))
-    error.keys = key_path(key)
+    error.keys, error.detail = key_path(key), "key '%s' %s" % (key, problem)
     return error
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
+from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError, StrategyError
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import INHERITED, WHOLE
 from ansible_collections.strata.hier.plugins.module_utils.paths import fold_text, join_path, split_path
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MOST_SPECIFIC, MergeStrategy, parse_strategy
@@ -28,13 +28,22 @@ DEFAULT_RULE = 'default_lookup_options'
 Rule = Tuple[MergeStrategy, str]
 
 
+def _at(keys: Tuple[Any, ...], function: Callable[..., Any], *args: Any) -> Any:
+    """``function(*args)``; a MergeError it raises carries ``keys``, where the rule is written (for its line)."""
+    try:
+        return function(*args)
+    except MergeError as exc:
+        exc.keys = exc.keys or keys
+        raise
+
+
 class MergeRules:
     """The strategies a merge uses, by key path."""
 
     def __init__(self, default: Any = MOST_SPECIFIC, lookup_options: Optional[Mapping] = None,
                  case_insensitive_keys: bool = False) -> None:
         self.case_insensitive_keys = case_insensitive_keys
-        self.default: Rule = (self._parse(default, DEFAULT_RULE), DEFAULT_RULE)
+        self.default: Rule = (_at((DEFAULT_RULE,), self._parse, default, DEFAULT_RULE), DEFAULT_RULE)
         self._exact: Dict[str, Rule] = {}
         self._regexes: List[Tuple[Any, Rule]] = []
         self._cache: Dict[str, Optional[Rule]] = {}
@@ -42,10 +51,12 @@ class MergeRules:
         if lookup_options is None:
             lookup_options = {}
         if not isinstance(lookup_options, Mapping):
-            raise StrategyError('lookup_options must be a map of key paths to strategies, not %s'
-                                % type(lookup_options).__name__)
+            error = StrategyError('lookup_options must be a map of key paths to strategies, not %s'
+                                  % type(lookup_options).__name__)
+            error.keys = ('lookup_options',)
+            raise error
         for key, spec in lookup_options.items():
-            self._add(str(key), spec)
+            _at(('lookup_options', key), self._add, str(key), spec)
         self.has_rules = bool(self._exact or self._regexes)
 
     def _parse(self, spec: Any, where: str) -> MergeStrategy:

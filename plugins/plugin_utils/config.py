@@ -65,6 +65,9 @@ class HierarchyConfig(Record):
     eyaml: Optional[Tuple[Optional[str], Optional[str]]] = None
     """hier.yml's ``secrets.eyaml``: the private and public key files as written (None: eyaml's default); None:
     no eyaml keys (a ciphertext-shaped string in the data is an error)."""
+    warnings: Tuple[str, ...] = ()
+    """What reading the file found to warn about (Datum.yml's keys, strategy names, levels): the plugins print them,
+    once per Source (``Source.take_warnings``)."""
 
 
 def level_position(config: HierarchyConfig, index: int) -> str:
@@ -189,10 +192,8 @@ def read_rules(path: str, data: Mapping, case_insensitive: bool) -> MergeRules:
     try:
         return MergeRules(data.get('default_lookup_options') or 'MostSpecific', data.get('lookup_options'),
                           case_insensitive)
-    except MergeError as exc:
-        rule_key = next((key for key in (data.get('lookup_options') or {}) if repr(str(key)) in str(exc)), None)
-        keys = ['lookup_options', rule_key] if rule_key else ['default_lookup_options']
-        raise ConfigError('%s: %s' % (key_position(path, keys), exc)) from exc
+    except MergeError as exc:     # the core says which setting (MergeError.keys)
+        raise ConfigError('%s: %s' % (key_position(path, exc.keys), exc)) from exc
 
 
 def read_constraints(path: str, data: Mapping, key: str, case_insensitive: bool) -> Optional['Constraints']:

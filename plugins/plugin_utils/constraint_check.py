@@ -24,6 +24,7 @@ from ansible_collections.strata.hier.plugins.module_utils.errors import MergeErr
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.paths import join_path
 from ansible_collections.strata.hier.plugins.module_utils.records import Record
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line
 
 WALK_LIMIT = 100000
 """Most map keys a node's levels may hold under the keys a ``^regex`` constraint is matched against."""
@@ -176,7 +177,7 @@ class _Chain:
         shown = self._lines.get(id(level))
         if shown is None:
             line = self._hierarchy.positions().position(level.file, level.keys)[0] if level.keys else None
-            shown = self._lines[id(level)] = '%s:%d' % (level.shown_file, line) if line else level.shown_file
+            shown = self._lines[id(level)] = file_line(level.shown_file, line)
         return shown
 
 
@@ -307,7 +308,7 @@ def _located(chain: _Chain, contribution: Optional[Contribution]) -> Optional[Di
 
 
 def _shown_position(position: Dict[str, Any]) -> str:
-    return '%s:%d' % (position['file'], position['line']) if position.get('line') else position['file']
+    return file_line(position['file'], position.get('line'))
 
 
 def _reported(violation: Violation) -> Any:

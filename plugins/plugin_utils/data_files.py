@@ -26,6 +26,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.compat import LOADER_N
 from ansible_collections.strata.hier.plugins.plugin_utils.parse import (
     NEEDS_DATALOADER, parse, redefines_anchor, unique_anchors,
 )
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line, mark_position
 
 MAX_NESTING = 500
 """Deepest nesting a data file may have; Ansible's parser fails from about this depth anyway (Python's recursion
@@ -91,8 +92,8 @@ def refuse_deep_nesting(path: str, error: type, raw: Optional[bytes] = None) -> 
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_NESTING:
-                    raise error('%s:%d: the data nests deeper than %d levels'
-                                % (path, event.start_mark.line + 1, MAX_NESTING))
+                    raise error('%s: the data nests deeper than %d levels'
+                                % (file_line(path, event.start_mark.line + 1), MAX_NESTING))
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError:
@@ -113,15 +114,14 @@ def unreadable(path: str, exc: BaseException) -> str:
     causes = list(_causes(exc))
     marked = next((cause for cause in causes if isinstance(cause, yaml.MarkedYAMLError) and cause.problem_mark), None)
     if marked is not None:
-        mark = marked.problem_mark
         context = ' (%s)' % marked.context if marked.context else ''
-        return '%s:%d:%d: %s%s' % (path, mark.line + 1, mark.column + 1, marked.problem, context)
+        return '%s: %s%s' % (mark_position(path, marked.problem_mark), marked.problem, context)
     if any(isinstance(cause, RecursionError) for cause in causes):
         return '%s: the data nests too deep to be read' % path
     digits = re.search(r'\d{%d,}' % (_max_int_digits() + 1), text)
     if digits and any(isinstance(cause, ValueError) for cause in causes):
-        return '%s:%d: a number of %d digits; Python reads at most %d (quote it to make it a string)' % (
-            path, text.count('\n', 0, digits.start()) + 1, len(digits.group()), _max_int_digits())
+        return '%s: a number of %d digits; Python reads at most %d (quote it to make it a string)' % (
+            file_line(path, text.count('\n', 0, digits.start()) + 1), len(digits.group()), _max_int_digits())
     return '%s: %s' % (path, _message(causes[-1] if isinstance(exc, AnsibleError) and len(causes) > 1 else exc))
 
 

@@ -4,7 +4,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Datum's ``Datum.yml`` read as a hierarchy configuration (config.py's ``HierarchyConfig``).
 
-Datum reads its keys whatever their case and ignores others (with a warning here), reads strategy names more
+Datum reads its keys whatever their case and ignores others (with a warning in ``HierarchyConfig.warnings``, which the
+plugins print), reads strategy names more
 loosely than a hier.yml (datum_strategies.py), takes handler expressions as levels (datum_handlers.py), and mounts
 ``DatumStructure``'s file stores. Loaded for Datum stores only.
 """
@@ -13,9 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any, Dict, Optional, Tuple
-
-from ansible.utils.display import Display
+from typing import Any, Dict, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.datum_strategies import datum_reading
 from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
@@ -39,41 +38,45 @@ DATUM_KEYS = ('ResolutionPrecedence', 'DatumStructure', 'default_lookup_options'
 def datum_config(path: str, data: Mapping) -> HierarchyConfig:
     """A Datum.yml's parsed data as a hierarchy configuration."""
     written = {str(key).lower(): str(key) for key in data}     # a message about a level points at its key as spelt
-    data = _datum_keys(path, data)
+    warnings: List[str] = []
+    data = _datum_keys(path, data, warnings)
     levels = data.get('ResolutionPrecedence')
     if not isinstance(levels, list) or not levels or not all(isinstance(level, str) for level in levels):
         raise ConfigError('%s: ResolutionPrecedence must be a non-empty list of paths'
                           % key_position(path, ['ResolutionPrecedence']))
     throw = _flag(path, data, written, 'DatumHandlersThrowOnError', True)
+    read_levels, level_warnings = datum_levels(path, levels, throw)
+    warnings.extend(level_warnings)
+    rules = read_rules(path, _as_datum_reads(path, data, warnings), True)
     return HierarchyConfig(path=path, datadir=os.path.dirname(os.path.abspath(path)),
-                           levels=_levels(path, 'ResolutionPrecedence', datum_levels(path, levels, throw)),
-                           rules=read_rules(path, _as_datum_reads(path, data), True), nodes='AllNodes/*/*',
+                           levels=_levels(path, 'ResolutionPrecedence', read_levels), rules=rules, nodes='AllNodes/*/*',
                            case_insensitive_keys=True,
                            mounts=_datum_stores(path, data.get('DatumStructure')), dialect='datum',
                            handlers_throw=throw, strict_levels=_flag(path, data, written, 'StrictLevels', False),
                            levels_key=written['resolutionprecedence'],
                            written_levels=tuple(str(level) for level in levels),
-                           constraints=read_constraints(path, data, 'Constraints', True))
+                           constraints=read_constraints(path, data, 'Constraints', True),
+                           warnings=tuple(warnings))
 
 
-def _as_datum_reads(path: str, data: Dict[str, Any]) -> Dict[str, Any]:
+def _as_datum_reads(path: str, data: Dict[str, Any], warnings: List[str]) -> Dict[str, Any]:
     """Strategy names read as Datum reads them (datum_strategies.py), with a warning for each name read otherwise
     than written; a hier.yml keeps strict names."""
     data = dict(data)
     default = data.get('default_lookup_options')
     if default is not None and not is_vault_value(default):
-        data['default_lookup_options'] = _datum_rule(path, ['default_lookup_options'], default)
+        data['default_lookup_options'] = _datum_rule(path, ['default_lookup_options'], default, warnings)
     options = data.get('lookup_options')
     if isinstance(options, Mapping) and find(options, is_vault_value) is None:
-        data['lookup_options'] = {key: _datum_rule(path, ['lookup_options', key], spec) for key, spec in options.items()}
+        data['lookup_options'] = {key: _datum_rule(path, ['lookup_options', key], spec, warnings)
+                                  for key, spec in options.items()}
     return data
 
 
-def _datum_rule(path: str, keys: list, spec: Any) -> Any:
+def _datum_rule(path: str, keys: list, spec: Any, warnings: List[str]) -> Any:
     read, notes = datum_reading(spec)
-    for note in notes:
-        Display().warning('strata.hier: %s: %s; strata.hier does the same (a hier.yml would refuse it)'
-                          % (key_position(path, keys), note))
+    warnings.extend('%s: %s; strata.hier does the same (a hier.yml would refuse it)' % (key_position(path, keys), note)
+                    for note in notes)
     return read
 
 
@@ -84,15 +87,15 @@ def _flag(path: str, data: Mapping, written: Mapping[str, str], key: str, defaul
     return flag(path, {spelt: data[key]} if key in data else {}, spelt, default)
 
 
-def _datum_keys(path: str, data: Mapping) -> Dict[str, Any]:
+def _datum_keys(path: str, data: Mapping, warnings: List[str]) -> Dict[str, Any]:
     """Datum.yml's keys, named as Datum names them: Datum reads them whatever their case, and ignores others."""
     known = {key.lower(): key for key in DATUM_KEYS}
     named = {}
     for key, value in data.items():
         name = known.get(str(key).lower())
         if name is None:
-            Display().warning('strata.hier: %s: key %r is not one Datum reads; it is ignored (known keys: %s)'
-                              % (key_position(path, [key]), key, ', '.join(DATUM_KEYS)))
+            warnings.append('%s: key %r is not one Datum reads; it is ignored (known keys: %s)'
+                            % (key_position(path, [key]), key, ', '.join(DATUM_KEYS)))
             continue
         named[name] = value
     return named

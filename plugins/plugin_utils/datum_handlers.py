@@ -19,6 +19,8 @@ RecursionError. A value that takes data of a whole-file vaulted file through a r
 
 What cannot be evaluated — other PowerShell, ``[ENC=...]`` — is an error naming file, line and key, or, when
 Datum.yml says ``DatumHandlersThrowOnError: false``, a warning and the text kept as written (Datum's behaviour).
+Warnings are results, never printed here: ``datum_levels`` returns the configuration's, a ``NodeContext`` keeps its
+own until ``take_warnings`` (the lookup that resolved the value gives them to its answer).
 
 Outside a Datum store (a hier.yml) handlers are not evaluated: ``handler_check.py`` refuses them. Only Datum stores
 load this module and the expressions' parser.
@@ -31,8 +33,6 @@ import os
 import stat
 from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
-
-from ansible.utils.display import Display
 
 from ansible_collections.strata.hier.plugins.module_utils.datum_expressions import (
     SUPPORTED_FORMS, ExpressionError, Reference, SourceFile, evaluate, parse, source_file,
@@ -55,19 +55,20 @@ PROTECTED_DATA = ('[ENC=...] (Datum.ProtectedData) cannot be decrypted without P
                   'store the secret as an Ansible vault value (ansible-vault encrypt_string) instead')
 
 
-def datum_levels(path: str, levels: Sequence[str], throw: bool) -> List[str]:
+def datum_levels(path: str, levels: Sequence[str], throw: bool) -> Tuple[List[str], List[str]]:
     """ResolutionPrecedence as levels: ``$($Node.X)`` read as ``%{X}``; a handler entry kept for ``expand_level``,
-    refused here when it cannot be evaluated (or, DatumHandlersThrowOnError false, a warning: it finds nothing)."""
-    result = []
+    refused here when it cannot be evaluated (or, DatumHandlersThrowOnError false, a warning: it finds nothing).
+    Returns (the levels, the warnings)."""
+    result, warnings = [], []
     for level in levels:
         problem = _unsupported(level) if is_handler(level) else None
         if problem is not None:
             message = '%s: %s' % (key_position(path, ['ResolutionPrecedence']), problem)
             if throw:
                 raise DatumHandlerError(message) from problem
-            Display().warning('strata.hier: %s; the level finds nothing (DatumHandlersThrowOnError: false)' % message)
+            warnings.append('%s; the level finds nothing (DatumHandlersThrowOnError: false)' % message)
         result.append(level if is_handler(level) else from_datum(level))
-    return result
+    return result, warnings
 
 
 def _unsupported(text: str) -> Optional[ExpressionError]:
@@ -83,7 +84,8 @@ def _unsupported(text: str) -> Optional[ExpressionError]:
 
 class NodeContext:
     """The handler context of one node of a Datum store: its ``$Node``, the store for ``$Datum``, the settings, and
-    the node's work budget (``budget``), which every handler's result is charged to."""
+    the node's work budget (``budget``), which every handler's result is charged to; ``warnings`` not given yet
+    (``take_warnings``)."""
 
     def __init__(self, config: Any, store: Any, variables: Mapping) -> None:
         self.store = store
@@ -96,11 +98,17 @@ class NodeContext:
         self._node_vaulted = bool(self.node_file) and store.vaulted(self.node_file)
         self._count_written(self.node_file)
         self._active: List[str] = []
-        self._node_values: Dict[str, Tuple[Any, bool]] = {}      # $Node properties: (value, took vaulted data)
-        self._references: Dict[Tuple[str, ...], Tuple[Any, bool]] = {}     # $Datum references, alike
+        self._node_values: Dict[str, Tuple[Any, bool, List[str]]] = {}     # $Node: (value, took vaulted data, warnings)
+        self._references: Dict[Tuple[str, ...], Tuple[Any, bool, List[str]]] = {}     # $Datum references, alike
         self._sizes: Dict[int, Optional[int]] = {}     # id of a value the memos keep alive -> its size, once known
         self._vaulted_read = False      # whether the value being resolved took data of a whole-file vaulted file
         self._nesting = 0               # how deep the value being resolved sits in the handlers' values around it
+        self.warnings: List[str] = []   # a memoised resolution's warnings come again with each value using it
+
+    def take_warnings(self) -> List[str]:
+        """The warnings of the resolutions since the last call (the lookup that caused them gives them)."""
+        taken, self.warnings = self.warnings, []
+        return list(dict.fromkeys(taken))      # a handler repeated in one value: one warning
 
     # -- what the hierarchy asks
     def level_variable(self, read: Callable[[Mapping, str], Any]) -> Callable[[Mapping, str], Any]:
@@ -200,8 +208,8 @@ class NodeContext:
         except (ExpressionError, MergeError) as exc:
             if self.throw:
                 raise DatumHandlerError('%s: %s' % (place(), exc)) from exc
-            Display().warning('strata.hier: %s: %s; the value is kept as written (DatumHandlersThrowOnError: false)'
-                              % (place(), exc))
+            self.warnings.append('%s: %s; the value is kept as written (DatumHandlersThrowOnError: false)'
+                                 % (place(), exc))
             return text
         except RecursionError:
             if not outermost:       # the stack unwinds to the first handler, where there is room for the message
@@ -234,9 +242,9 @@ class NodeContext:
                                   'forms: %s (the handler is not shown: it holds data of a whole-file vaulted file)'
                                   % SUPPORTED_FORMS) from None
         if handler.outside.strip():
-            Display().warning('strata.hier: in %s, the text around [x= ... =] in %s is dropped, as Datum drops it'
-                              % (file or self.config.path, 'a handler of a whole-file vaulted file' if secret
-                                 else repr(text)))
+            self.warnings.append('in %s, the text around [x= ... =] in %s is dropped, as Datum drops it'
+                                 % (file or self.config.path, 'a handler of a whole-file vaulted file' if secret
+                                    else repr(text)))
         return handler
 
     def _charge(self, result: Any, place: Callable[[], str]) -> None:
@@ -274,18 +282,21 @@ class NodeContext:
         if stat.S_ISREG(status.st_mode):
             self.budget.add_written(status.st_size)
 
-    def _memoised(self, memo: Dict[Any, Tuple[Any, bool]], key: Any, compute: Callable[[], Any]) -> Any:
+    def _memoised(self, memo: Dict[Any, Tuple[Any, bool, List[str]]], key: Any, compute: Callable[[], Any]) -> Any:
         """``compute()`` once per node, as Datum resolves a file's handlers once; whether it took data of a whole-file
-        vaulted file is remembered with it, and marks every value using it."""
+        vaulted file, and its warnings, are remembered with it: they mark (and warn) every value using it."""
         known = memo.get(key)
         if known is None:
             outer, self._vaulted_read = self._vaulted_read, False
+            start = len(self.warnings)
             try:
-                known = memo[key] = (compute(), self._vaulted_read)
+                known = memo[key] = (compute(), self._vaulted_read, self.warnings[start:])
             finally:
                 self._vaulted_read = outer
             if children(known[0]) is not None:
                 self._sizes[id(known[0])] = None       # kept alive by the memo: its id stays its own
+        else:
+            self.warnings.extend(known[2])
         self._vaulted_read = self._vaulted_read or known[1]
         return known[0]
 

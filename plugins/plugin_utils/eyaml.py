@@ -31,7 +31,7 @@ from ansible.errors import AnsibleError
 from ansible_collections.strata.hier.plugins.module_utils.identity import register_opaque
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import RUN_VAULT_ID, CompleteMessage, encrypted_for_run, run_secret as _run_secret
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import MAX_NESTING
-from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line, key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find, rebuild, shown_path
 
 ENV_PRIVATE_KEY = 'STRATA_HIER_EYAML_PRIVATE_KEY'
@@ -188,7 +188,7 @@ class EyamlValue:
                 line = _line_of(stream.read(), self.ciphertext[len('ENC[PKCS7,'):-1])
         except (OSError, UnicodeDecodeError):
             line = 0
-        return '%s:%d' % (self.file, line) if line else self.file
+        return file_line(self.file, line)
 
 
 register_opaque(EyamlValue, lambda value: ('eyaml', value.ciphertext))

@@ -23,6 +23,7 @@ import yaml
 
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, EyamlKeys, EyamlValue, token_of
 from ansible_collections.strata.hier.plugins.plugin_utils.parse import redefines_anchor, unique_anchors
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import shown_path
 
 SUFFIXES = ('.yaml', '.yml')
@@ -73,7 +74,7 @@ def scan(text: str, file: str) -> Tuple[List[Spot], List[str]]:
         documents = _compose(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, 'problem_mark', None)
-        where = '%s:%d' % (file, mark.line + 1) if mark is not None else file
+        where = file_line(file, mark.line + 1 if mark is not None else None)
         # the problem only: PyYAML's own message quotes the file's text
         return [], ['%s: not valid YAML (%s); not rewritten' % (where, getattr(exc, 'problem', None) or type(exc).__name__)]
     spots, problems = [], []
@@ -81,7 +82,7 @@ def scan(text: str, file: str) -> Tuple[List[Spot], List[str]]:
         ciphertext, why = token_of(node.value)
         line = node.start_mark.line + 1
         if why is not None:
-            problems.append('%s:%d %s: the value %s; not rewritten' % (file, line, shown_path(keys), why))
+            problems.append('%s %s: the value %s; not rewritten' % (file_line(file, line), shown_path(keys), why))
         elif ciphertext is not None:
             spots.append(_spot(text, node, Spot(node.start_mark.index, node.end_mark.index, line, keys, ciphertext),
                                indent, flow))
@@ -257,8 +258,8 @@ def verify(file: str, text: str, new_text: str, spots: Sequence[Spot], plaintext
     if len(before) != len(after):
         differences.append(())
     lines = {spot.keys: spot.line for spot in spots}
-    return ["%s:%d %s: verify: the vault value does not decrypt to the eyaml value's plain text"
-            % (file, lines[keys], shown_path(keys)) if keys in lines else
+    return ["%s %s: verify: the vault value does not decrypt to the eyaml value's plain text"
+            % (file_line(file, lines[keys]), shown_path(keys)) if keys in lines else
             '%s: verify: the rewritten data differs from the original at %s' % (file, shown_path(keys) or 'its top')
             for keys in differences]
 

@@ -2,7 +2,12 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""What every filter of the collection does around its call into the merge core."""
+"""What every filter of the collection does around its call into the merge core.
+
+This module is the filter plugins' edge, shared: a filter plugin is a function returning a value, with no display of
+its own, so ``call_core`` prints the warnings its core call's result carries (the one warning channel: results carry
+warnings, the plugin prints them), as the lookup, inventory and vars plugins print their answers'.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +19,8 @@ from ansible.utils.display import Display
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
 # Imported for its effect too: it teaches the core to compare vault values by ciphertext.
 from ansible_collections.strata.hier.plugins.plugin_utils import compat  # noqa: F401  # pylint: disable=unused-import
+
+display = Display()
 
 
 def layers_from(filter_name: str, value: Any, others: Sequence[Any], what: str = 'layers') -> List[Any]:
@@ -40,5 +47,5 @@ def call_core(filter_name: str, function: Callable[..., Any], *args: Any, **kwar
     except MergeError as exc:
         raise AnsibleFilterError('%s: %s' % (filter_name, exc)) from exc
     for warning in getattr(result, 'warnings', None) or ():
-        Display().warning('%s: %s' % (filter_name, warning))
+        display.warning('%s: %s' % (filter_name, warning))
     return result

@@ -33,8 +33,6 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from ansible.utils.display import Display
-
 from ansible_collections.strata.hier.plugins.module_utils.errors import (
     HieraConfigError, HieraError, HieraNotFound, MergeError,
 )
@@ -54,7 +52,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, EyamlKeys, read_values
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import refused_variable
 from ansible_collections.strata.hier.plugins.plugin_utils.nodes import name_problem
-from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import Positions, key_position
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import Positions, file_line, key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
 
 MAGIC_VARIABLES = ('hostvars', 'groups', 'group_names', 'omit', 'playbook_dir', 'play_hosts', 'role_names',
@@ -99,6 +97,7 @@ class HieraSource(Source):
             self.config: HieraConfig = parse_hiera_config(load_untrusted(loader, path, ConfigError), path)
         except HieraConfigError as exc:
             raise ConfigError(config_problems(exc, path)) from exc
+        self._unsaid = list(self.config.warnings)
         self.files = _PassFiles(self._forget_if_changed)
         self._stats: Dict[str, Tuple[int, int, int]] = {}
         self._vaulted: set = set()
@@ -232,7 +231,7 @@ class HieraSource(Source):
             return {'rule': trace.rule, 'rule_at': 'the lookup call (merge=)' if trace.rule else None}
         line = self.positions().position(trace.rule_file, ('lookup_options', trace.rule))[0] \
             if trace.rule_file else None
-        at = '%s:%d' % (os.path.relpath(trace.rule_file, self.config.root), line) if line else None
+        at = file_line(os.path.relpath(trace.rule_file, self.config.root), line) if line else None
         return {'rule': trace.rule, 'rule_at': at}
 
     def for_host(self, variables: Mapping, fetch: Optional[Callable] = None,
@@ -341,7 +340,7 @@ class HieraHostView(HostView):
     def host_vars(self, warn: Callable[[str], None], provenance: bool = False,
                   wanted: Optional[Callable[[str], bool]] = None, allowed: Any = frozenset(),
                   findings: Optional[List[Dict[str, Any]]] = None, separator: str = '__') -> Dict[str, Any]:
-        return whole_node(self._source, self._variables, separator, provenance, allowed, warn, wanted)
+        return whole_node(self._source, self._variables, separator, provenance, allowed, warn=warn, wanted=wanted)
 
     def check(self, keys: Optional[Sequence[str]] = None) -> List[Dict[str, Any]]:
         return []       # a hiera.yaml has no constraints: its convert_to types are applied by each lookup
@@ -367,9 +366,14 @@ class HieraHostView(HostView):
 def config_problems(error: HieraConfigError, path: str) -> str:
     """A hiera.yaml's error with the line of each problem's key (``file:line: key ...``)."""
     if not error.problems:
-        return str(error).replace(path, key_position(path, error.keys), 1)
-    lines = [str(problem).replace(path, key_position(path, problem.keys), 1) for problem in error.problems]
+        return _located(error, path)
+    lines = [_located(problem, path) for problem in error.problems]
     return '%s has %d problems:\n%s' % (path, len(lines), '\n'.join(lines))
+
+
+def _located(error: HieraConfigError, path: str) -> str:
+    """``file:line: detail`` from the position the error carries (its message, when it names no key)."""
+    return '%s: %s' % (key_position(path, error.keys), error.detail) if error.detail else str(error)
 
 
 def _whole_folder(folder: str) -> HieraConfig:
@@ -611,14 +615,14 @@ def node_facts(node: str, facts_dir: Optional[str], common: Optional[Mapping], l
 
 
 def whole_node(hiera: HieraSource, variables: Mapping, separator: str, provenance: bool = False,
-               allowed: FrozenSet[str] = frozenset(), warn: Optional[Callable[[str], None]] = None,
+               allowed: FrozenSet[str] = frozenset(), *, warn: Callable[[str], None],
                wanted: Optional[Callable[[str], bool]] = None) -> Dict[str, Any]:
     """Every key of the node's data looked up (its own lookup_options), as host variables: ``a::b`` keys are
     named ``a<separator>b``; with ``provenance``, ``hier_sources`` maps each to the levels and files holding it, and
     ``hier_provenance`` each path (``name/...``) to where it is written (``provenance_records``).
     A name data cannot set (host_vars.variable_problem, ``allowed`` as allow_reserved_keys) is left out with a
-    warning; ``wanted``: the names to give (None: all)."""
-    warn, host = warn or Display().warning, variables.get('inventory_hostname')
+    warning; ``wanted``: the names to give (None: all). ``warn`` is the printer of the plugin asking (host_vars)."""
+    host = variables.get('inventory_hostname')
     engine = hiera.engine(variables, provenance=provenance)
     host_vars: Dict[str, Any] = {}
     sources: Dict[str, Any] = {}

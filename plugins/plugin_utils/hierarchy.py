@@ -24,7 +24,7 @@ from ansible_collections.strata.hier.plugins.module_utils.rules import join_path
 from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, HierarchyError, level_position, missing_datadir
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlKeys
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, HandlerCheck
-from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import Positions, line_of
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import Positions, file_line, line_of
 from ansible_collections.strata.hier.plugins.plugin_utils.store import NOT_FOUND, DataStore, Found, StoreError, named_entry
 from ansible_collections.strata.hier.plugins.plugin_utils.undefined_levels import undefined_error
 
@@ -107,7 +107,7 @@ class Hierarchy:
         if name not in self._rule_positions:
             keys = ['default_lookup_options'] if name == 'default_lookup_options' else ['lookup_options', name]
             line = self.positions().position(self.config.path, keys)[0]
-            self._rule_positions[name] = '%s:%d' % (self.shown_file(self.config.path), line) if line else None
+            self._rule_positions[name] = file_line(self.shown_file(self.config.path), line) if line else None
         return self._rule_positions[name]
 
     def begin_pass(self) -> None:
@@ -198,7 +198,7 @@ class Hierarchy:
             if report.get('file'):
                 path = os.path.normpath(os.path.join(self._store.root, report['file']))
                 line = line_of(path, self._handlers.keys_in_file(path, report['path'], segments))
-                places.append('%s:%d' % (report['file'], line) if line else report['file'])
+                places.append(file_line(report['file'], line))
         return places
 
     def path_levels(self, expansions: Sequence[Expansion], segments: Tuple[str, ...]) -> List['PathLevel']:
@@ -274,8 +274,11 @@ class Hierarchy:
                                              segments)
             if problem:
                 raise HierarchyError(problem)
+        warnings = result.warnings
+        if isinstance(expansions, DatumExpansions):     # the handlers' warnings (datum_handlers.py), with the merge's
+            warnings = expansions.context.take_warnings() + warnings
         resolution = Resolution(join_path(segments), result.value, result.found, result.strategy, result.rule,
-                                read.reports, result.warnings, _levels_used(result.sources), result.paths)
+                                read.reports, warnings, _levels_used(result.sources), result.paths)
         if provenance:
             resolution.records = self._records(result, read, segments, expansions, rules)
         return resolution

@@ -33,6 +33,7 @@ class HierarchySource(Source):
     def __init__(self, path: str, loader: Any) -> None:
         self.path = path
         self.hierarchy = Hierarchy(load_config(path, loader), loader)
+        self._unsaid = list(self.hierarchy.config.warnings)
 
     def begin_pass(self) -> None:
         self.hierarchy.begin_pass()

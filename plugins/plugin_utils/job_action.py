@@ -30,6 +30,10 @@ class JobAction(ActionBase):
             result.update(self.job(args, task_vars or {}))
         except (AnsibleError, MergeError) as exc:
             raise AnsibleActionFail(to_native(exc)) from exc
+        finally:    # what reading the configuration found to warn about, failed or not
+            from ansible_collections.strata.hier.plugins.plugin_utils.source import take_all_warnings
+            for warning in take_all_warnings():
+                self._display.warning('strata.hier: %s' % warning)
         return result
 
     def job(self, args: Dict[str, Any], task_vars: Dict[str, Any]) -> Dict[str, Any]:

@@ -12,7 +12,11 @@ and process. Every Source answers the same questions:
   ``whole(...)`` every key of the host; ``host_vars(...)`` the host's variables (inventory, vars plugin);
   ``check(keys)`` the host's constraint findings;
 - ``nodes(options, refuse)``: the hosts of an inventory source, with their variables;
-- ``fingerprint(paths)``: what changes when any file the answers depend on changes (the inventory cache).
+- ``fingerprint(paths)``: what changes when any file the answers depend on changes (the inventory cache);
+- ``take_warnings()``: what reading the configuration found to warn about, not given yet.
+
+Warnings are results: an ``Answer``'s are about its key, ``take_warnings`` gives the configuration's; the plugin
+that asked prints them (helpers never print).
 
 A plugin never asks which kind it has: a new kind of configuration is a new Source module and a line in ``KINDS``.
 """
@@ -48,6 +52,11 @@ def preload() -> None:
 def get_source(path: str, loader: Any) -> 'Source':
     """The Source of a configuration file: the same one, with the files it has read, until the file changes."""
     return per_config_file(_SOURCES, path, lambda: _kind_of(path)(path, loader))
+
+
+def take_all_warnings() -> List[str]:
+    """The warnings of every Source of the process not given yet (a job's action plugin, which opens none itself)."""
+    return [warning for _mtime, source in list(_SOURCES.values()) for warning in source.take_warnings()]
 
 
 def open_source(path: str, loader: Any) -> 'Source':
@@ -158,6 +167,14 @@ class Source:
     path: str
     undefined_effect: str
     """What a level variable the host does not have does to the level (for messages)."""
+    _unsaid: List[str]
+    """The configuration's warnings not given yet (each Source sets them from its configuration)."""
+
+    def take_warnings(self) -> List[str]:
+        """What reading the configuration found to warn about, not given yet: each once per Source, so once per
+        process and version of the file; the plugin that opened the Source prints them."""
+        taken, self._unsaid = self._unsaid, []
+        return taken
 
     def begin_pass(self) -> None:
         raise NotImplementedError

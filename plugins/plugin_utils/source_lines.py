@@ -3,7 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Where a key path is written in a YAML file: for error messages (``key_position``, the one way to put
-``file:line`` in a message) and provenance (``Positions``).
+``file:line`` in a message) and provenance (``Positions``); ``file_line``, the one formatter of a place whose line is
+known otherwise (a parser's mark, a line counted), which ``key_position`` uses too.
 
 Done with PyYAML's composer rather than Ansible's origin tags, so every
 supported ansible-core gives the same answer.
@@ -119,7 +120,19 @@ def line_of(path: str, keys: Sequence[Any]) -> Optional[int]:
     return Positions().position(path, keys, deepest=True)[0]
 
 
-def key_position(path: str, keys: Sequence[str]) -> str:
+def key_position(path: str, keys: Sequence[Any]) -> str:
     """``file:line`` when the line is known, else the file."""
-    line = line_of(path, keys)
-    return '%s:%d' % (path, line) if line else path
+    return file_line(path, line_of(path, keys))
+
+
+def file_line(path: str, line: Optional[int], column: Optional[int] = None) -> str:
+    """``file:line`` (``file:line:column``), 1-based, as every message names a place; the file alone when the line
+    is unknown (None or 0)."""
+    if not line:
+        return path
+    return '%s:%d:%d' % (path, line, column) if column else '%s:%d' % (path, line)
+
+
+def mark_position(path: str, mark: Any) -> str:
+    """``file:line:column`` of a YAML parser's (0-based) mark, such as a parse error's ``problem_mark``."""
+    return file_line(path, mark.line + 1, mark.column + 1) if mark is not None else path

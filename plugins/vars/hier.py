@@ -193,6 +193,8 @@ class VarsModule(BaseVarsPlugin):
         bytecode.warn_uncached(self._display.warning)    # once per run: the helpers compiled in every worker
         try:
             source = get_source(self._config_path(loader), loader)
+            for warning in source.take_warnings():     # the configuration's, once per process
+                self._display.warning('strata.hier.hier vars plugin: %s' % warning)
             if source not in _LEVELS_CHECKED:
                 _LEVELS_CHECKED.append(source)
                 self._check_levels(source, hosts[0])

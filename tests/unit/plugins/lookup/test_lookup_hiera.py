@@ -162,3 +162,22 @@ def test_a_nodes_glob_of_a_hiera_yaml_source_that_matches_no_file_is_told(repo, 
     assert not inventory.hosts
     assert [warning for warning in warnings if "nodes 'nodes/*.yaml' matches no file under" in warning
             and 'relative to the hiera.yaml' in warning], warnings
+
+
+def test_the_hiera_yaml_s_own_warnings_are_printed_once_by_the_lookup_and_the_inventory(repo, monkeypatch):
+    """Issue 27: a hiera.yaml's warnings are the configuration's (Source.take_warnings): the lookup printed none of
+    them, the inventory one per host."""
+    write(repo / 'hiera.yaml', HIERA + 'plan_hierarchy:\n  - {name: plan, path: plan.yaml}\n')
+    warnings = []
+    monkeypatch.setattr('ansible.utils.display.Display.warning', lambda self, message, *a, **k: warnings.append(message))
+    assert lookup(repo, 'port') == [80] and lookup(repo, 'port') == [80]
+    planned = ["strata.hier.hier: %s: 'plan_hierarchy' is for Bolt plans and is ignored" % (repo / 'hiera.yaml')]
+    assert [warning for warning in warnings if 'plan_hierarchy' in warning] == planned
+    write(repo / 'hiera.yaml', HIERA + 'plan_hierarchy: []\n')      # changed: read again, said again
+    source = repo / 'site.hier.yml'
+    write(source, 'plugin: strata.hier.hier\nconfig: hiera.yaml\nnodes: data/nodes/*.yaml\n')
+    del warnings[:]
+    inventory = InventoryData()
+    inventory_loader.get('strata.hier.hier').parse(inventory, DataLoader(), str(source), cache=False)
+    assert len(inventory.hosts) == 2
+    assert [warning for warning in warnings if 'plan_hierarchy' in warning] == planned

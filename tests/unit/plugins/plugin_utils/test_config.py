@@ -54,6 +54,11 @@ def test_datum_yml(tmp_path):
     ('- a\n', 'must be a map'),
     ('hierarchy: ["Nodes/%{}"]\n', "hier.yml:1: level 'Nodes/%{}'"),
     ('hierarchy: ["Nodes/{{ NodeName }}"]\n', 'Jinja and PowerShell expressions are not evaluated'),
+    # issue 27: the core says which rule is wrong (MergeError.keys); the message's text was searched for a key's
+    # name, so a rule named like a word of another rule's error was blamed, and a list of rules had no line
+    ('hierarchy: [a]\nlookup_options:\n  Add: MostSpecific\n  Features: {merge_basetype_array: Add}\n',
+     "hier.yml:4: unknown merge_basetype_array 'Add' for lookup_options 'Features'"),
+    ('hierarchy: [a]\nlookup_options:\n  - Packages\n', 'hier.yml:2: lookup_options must be a map'),
 ])
 def test_bad_hier_yml(tmp_path, text, words):
     with pytest.raises(ConfigError) as error:
@@ -73,14 +78,15 @@ def test_datum_store_providers(tmp_path):
         load_config(path, DataLoader())
 
 
-def test_datum_yml_keys_are_read_whatever_their_case(tmp_path, capsys):
+def test_datum_yml_keys_are_read_whatever_their_case(tmp_path):
     path = config_file(tmp_path, 'Datum.yml', 'resolutionPrecedence: [Common]\nLookup_Options: {Packages: DeepTuple}\n'
                                               'Default_Lookup_Options: deep\ndefault_lookup_option: hash\n')
     config = load_config(path, DataLoader())
     assert config.levels == ('Common',)
     assert config.rules.resolve(('Packages',))[0].merge_hash_array == 'DeepTuple'
     assert config.rules.default[0].name == 'deep'
-    assert "key 'default_lookup_option' is not one Datum reads" in ' '.join(capsys.readouterr().err.split())
+    warning, = config.warnings      # printed by the plugin that reads the configuration (Source.take_warnings)
+    assert "Datum.yml:4: key 'default_lookup_option' is not one Datum reads" in warning
 
 
 @pytest.mark.parametrize('options', ['[1]', '"./data"', '{Path: [a]}'])
@@ -125,3 +131,11 @@ def test_rules_holding_a_vault_value_are_refused_without_decrypting(tmp_path, ke
     path = config_file(tmp_path, 'hier.yml', 'datadir: data\nhierarchy: [Common]\n%s: %s\n' % (key, value))
     with pytest.raises(ConfigError, match=r'hier.yml:3: %s holds a vault value' % key):
         load_config(path, DataLoader())
+
+
+def test_every_place_is_written_by_one_formatter():
+    from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line, mark_position
+    assert file_line('a.yml', 3) == 'a.yml:3' and file_line('a.yml', 3, 7) == 'a.yml:3:7'
+    assert file_line('a.yml', None) == file_line('a.yml', 0) == 'a.yml'
+    assert mark_position('a.yml', type('Mark', (), {'line': 2, 'column': 6})()) == 'a.yml:3:7'
+    assert mark_position('a.yml', None) == 'a.yml'

@@ -19,7 +19,6 @@ from hypothesis import given, settings, strategies as st
 from ansible.errors import AnsibleError
 from ansible.parsing.dataloader import DataLoader
 
-from ansible_collections.strata.hier.plugins.plugin_utils import datum_handlers
 from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
@@ -44,13 +43,6 @@ def store(tmp_path, common='', node='', datum_extra='', role=''):
 
 
 NODE = {'inventory_hostname': 'n1', 'NodeName': 'n1', 'Environment': 'Dev', 'Role': 'web'}
-
-
-@pytest.fixture
-def warnings(monkeypatch):
-    seen = []
-    monkeypatch.setattr(datum_handlers.Display, 'warning', lambda self, message, *args, **kwargs: seen.append(message))
-    return seen
 
 
 def test_node_properties_resolve_through_other_handlers(tmp_path):
@@ -96,13 +88,16 @@ def test_protected_data_points_to_ansible_vault(tmp_path):
         hierarchy.lookup('Password', NODE)
 
 
-def test_throw_on_error_false_warns_and_keeps_the_text(tmp_path, warnings):
+def test_throw_on_error_false_warns_and_keeps_the_text(tmp_path):
+    """The warning is the answer's (issue 27: helpers print nothing; the plugin prints what the answer carries)."""
     hierarchy = store(tmp_path, common="Password: '[ENC=AAAA]'\nDate: '[x={ Get-Date }=]'\n",
                       datum_extra='DatumHandlersThrowOnError: false\n')
-    assert hierarchy.lookup('Password', NODE).value == '[ENC=AAAA]'
-    assert hierarchy.lookup('Date', NODE).value == '[x={ Get-Date }=]'
-    assert any('Common.yml:1' in warning and 'kept as written' in warning for warning in warnings)
-    assert any('Common.yml:2' in warning and 'Get-Date' in warning for warning in warnings)
+    password, date = hierarchy.lookup('Password', NODE), hierarchy.lookup('Date', NODE)
+    assert password.value == '[ENC=AAAA]' and date.value == '[x={ Get-Date }=]'
+    warning, = password.warnings
+    assert 'Common.yml:1' in warning and 'kept as written' in warning
+    warning, = date.warnings
+    assert 'Common.yml:2' in warning and 'Get-Date' in warning
 
 
 def test_a_resolution_precedence_handler_is_a_level(tmp_path):
@@ -151,10 +146,11 @@ def test_a_hier_yml_store_still_refuses_handlers(tmp_path):
         hierarchy.lookup('Name', {})
 
 
-def test_text_around_a_handler_is_dropped_as_datum_drops_it(tmp_path, warnings):
+def test_text_around_a_handler_is_dropped_as_datum_drops_it(tmp_path):
     hierarchy = store(tmp_path, common="Url: 'http://[x={ $Node.Name }=]:8080'\n")
-    assert hierarchy.lookup('Url', NODE).value == 'n1'
-    assert any('dropped, as Datum drops it' in warning for warning in warnings)
+    resolution = hierarchy.lookup('Url', NODE)
+    assert resolution.value == 'n1'
+    assert any('dropped, as Datum drops it' in warning for warning in resolution.warnings)
 
 
 def test_handlers_nesting_without_end_are_stopped(tmp_path):
@@ -174,11 +170,11 @@ def test_results_are_bounded_by_the_work_budget(tmp_path):
         hierarchy.lookup('Many', NODE)
 
 
-def test_datum_yml_strategy_names_are_read_as_datum_reads_them_with_a_warning(tmp_path, warnings):
+def test_datum_yml_strategy_names_are_read_as_datum_reads_them_with_a_warning(tmp_path):
     hierarchy = store(tmp_path, common='Features: [b, c]\n', role='Features: [a, b]\n',
                       datum_extra='lookup_options:\n  Features:\n    merge_basetype_array: Add\n')
     assert hierarchy.lookup('Features', NODE).value == ['a', 'b', 'b', 'c']
-    warning, = warnings
+    warning, = hierarchy.config.warnings       # the configuration's: the plugins print them (Source.take_warnings)
     assert 'Datum.yml:6' in warning and "merge_basetype_array 'Add' as Sum" in warning
 
 
@@ -385,7 +381,7 @@ def test_no_recursion_error_escapes_handler_evaluation(tmp_path):
         sys.setrecursionlimit(limit)
 
 
-def test_messages_never_quote_a_handler_of_a_whole_file_vaulted_file(tmp_path, warnings):
+def test_messages_never_quote_a_handler_of_a_whole_file_vaulted_file(tmp_path):
     from ansible.parsing.vault import VaultLib, VaultSecret
     datum_yml, loader = vaulted_store(tmp_path, "Copy: '[x={ $Datum.Global.Other.Token }=]'\n"
                                                 "Around: '[x={ $Datum.Global.Other.Around }=]'\n")
@@ -397,8 +393,9 @@ def test_messages_never_quote_a_handler_of_a_whole_file_vaulted_file(tmp_path, w
         hierarchy.lookup('Copy', NODE)
     assert "Other.yml: key 'Token'" in str(caught.value) and 'not shown' in str(caught.value)
     assert 't0ken' not in str(caught.value) and 't0ken' not in repr(caught.value.__cause__.__cause__)
-    assert hierarchy.lookup('Around', NODE).value == 'n1'
-    assert warnings and not any('t0ken' in warning for warning in warnings)
+    around = hierarchy.lookup('Around', NODE)
+    assert around.value == 'n1'
+    assert around.warnings and not any('t0ken' in warning for warning in around.warnings)
 
 
 def test_the_lookup_fails_with_its_own_error_naming_file_line_and_key(tmp_path):
@@ -412,3 +409,59 @@ def test_the_lookup_fails_with_its_own_error_naming_file_line_and_key(tmp_path):
     assert plugin.run(['K40'], dict(NODE), config=datum_yml) == ['x']
     with pytest.raises(AnsibleLookupError, match=r"Common.yml:\d+: key 'K\d+': expansions nest more than 48 deep"):
         plugin.run(['K59'], dict(NODE), config=datum_yml)
+
+
+# -- issue 27: one warning channel. Helpers print nothing: answers and the configuration carry warnings, the plugin
+# that asked prints them (naming its host or key), each once per occurrence.
+
+THROW_FALSE = 'DatumHandlersThrowOnError: false\nlookup_options:\n  Features:\n    merge_basetype_array: Add\n'
+
+
+def test_the_inventory_prints_handler_warnings_of_each_host_and_the_configurations_once(tmp_path):
+    from ansible.inventory.data import InventoryData
+    from ansible.plugins.loader import inventory_loader
+    from ansible_collections.strata.hier.tests.unit.plugins.warnings_seen import warnings_seen
+    datum_yml = store(tmp_path, common="Password: '[ENC=AAAA]'\n", datum_extra=THROW_FALSE).config.path
+    write(tmp_path, 'AllNodes/Dev/n2.yml', 'NodeName: n2\nEnvironment: Dev\nRole: web\n')
+    source = write(tmp_path, 'nodes.hier.yml', 'plugin: strata.hier.hier\nconfig: %s\n' % datum_yml)
+    plugin = inventory_loader.get('strata.hier.hier')
+    with warnings_seen(plugin.display, []) as seen:
+        plugin.parse(InventoryData(), DataLoader(), source, cache=False)
+    kept = [warning for warning in seen if 'kept as written' in warning]
+    assert sorted(warning.split(':')[0] for warning in kept) == ['strata.hier.hier n1', 'strata.hier.hier n2']
+    assert all("Common.yml:1: key 'Password'" in warning for warning in kept)
+    assert [warning for warning in seen if 'as Sum' in warning] == [
+        "strata.hier.hier: %s:7: Datum reads merge_basetype_array 'Add' as Sum; strata.hier does the same (a hier.yml "
+        "would refuse it)" % datum_yml]
+
+
+def test_the_lookup_prints_handler_warnings_with_its_key_and_the_configurations_once_per_process(tmp_path):
+    from ansible.plugins.loader import lookup_loader
+    from ansible.template import Templar
+    from ansible_collections.strata.hier.plugins.lookup import hier as lookup_module
+    from ansible_collections.strata.hier.tests.unit.plugins.warnings_seen import warnings_seen
+    datum_yml = store(tmp_path, common="Url: 'http://[x={ $Node.Name }=]:8080'\n", datum_extra=THROW_FALSE).config.path
+    loader = DataLoader()
+    plugin = lookup_loader.get('strata.hier.hier', loader=loader, templar=Templar(loader=loader))
+    with warnings_seen(lookup_module.display, []) as seen:
+        assert plugin.run(['Url'], dict(NODE), config=datum_yml) == ['n1']
+        assert plugin.run(['Url'], dict(NODE), config=datum_yml) == ['n1']
+    dropped = [warning for warning in seen if 'dropped' in warning]
+    assert dropped and all(warning.startswith('strata.hier.hier Url: in ') for warning in dropped)
+    assert len([warning for warning in seen if 'as Sum' in warning and warning.startswith('strata.hier.hier: ')]) == 1
+
+
+def test_an_unusable_resolution_precedence_handler_is_a_warning_of_the_configuration(tmp_path):
+    hierarchy = store(tmp_path, datum_extra="  - '[x={ Get-Date }=]'\nDatumHandlersThrowOnError: false\n")
+    warning, = hierarchy.config.warnings
+    assert 'Datum.yml:1: ' in warning and 'the level finds nothing' in warning
+
+
+def test_a_reference_resolved_once_warns_with_every_answer_using_it(tmp_path):
+    hierarchy = store(tmp_path, common="Bad: '[x={ Get-Date }=]'\nA: '[x={ $Datum.Common.Bad }=]'\n"
+                                       "B: '[x={ $Datum.Common.Bad }=]'\n",
+                      datum_extra='DatumHandlersThrowOnError: false\n')
+    expansions = hierarchy.expand_levels(NODE)      # one handler context: Bad is resolved once
+    first, second = (hierarchy.lookup(key, NODE, expansions=expansions) for key in ('A', 'B'))
+    for answer in (first, second):
+        assert [warning for warning in answer.warnings if "Common.yml:1: key 'Bad'" in warning], answer.warnings

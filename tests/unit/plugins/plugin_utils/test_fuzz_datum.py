@@ -18,6 +18,8 @@ import pytest
 import yaml
 from hypothesis import given, strategies as st
 
+from ansible.utils.display import Display
+
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_source import load_config
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import Hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import merged_host_vars
@@ -124,11 +126,18 @@ def fuzz_store(files, keys, node):
             assert size_of(output) <= allowance(written), 'the result is larger than the expansion budget allows'
 
 
+def shown_warnings(warnings):
+    """As a plugin shows them (results carry warnings; warnings_kept sees what the plugin prints)."""
+    for warning in warnings:
+        Display().warning(warning)
+
+
 def _run(path, keys, node, names):
     outputs = []
     try:
         data_loader = loader()
         hierarchy = Hierarchy(load_config(path, data_loader), data_loader)
+        shown_warnings(hierarchy.config.warnings)
         expansions = hierarchy.expand_levels(node)
     except Exception as exc:  # pylint: disable=broad-except  # check_error judges it
         check_error(exc, names)
@@ -136,6 +145,7 @@ def _run(path, keys, node, names):
     for key in keys:
         try:
             resolution = hierarchy.lookup(key, node, expansions=expansions)
+            shown_warnings(resolution.warnings)
             explained = resolution.explain()
         except Exception as exc:  # pylint: disable=broad-except
             check_error(exc, names)
@@ -143,7 +153,7 @@ def _run(path, keys, node, names):
         assert not shows(explained, INLINE_SECRET), 'a lookup shows a vault value in clear'
         outputs.append(explained)
     try:
-        host_vars = merged_host_vars(hierarchy, node, expansions, lambda message: None, provenance=True)
+        host_vars = merged_host_vars(hierarchy, node, expansions, Display().warning, provenance=True)
     except Exception as exc:  # pylint: disable=broad-except
         check_error(exc, names)
     else:

@@ -18,6 +18,8 @@ import pytest
 import yaml
 from hypothesis import given, strategies as st
 
+from ansible.utils.display import Display
+
 from ansible_collections.strata.hier.plugins.module_utils.errors import HieraNotFound
 from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import HieraSource, whole_node
 from ansible_collections.strata.hier.tests.unit.plugins.plugin_utils.surfaces import (
@@ -243,7 +245,7 @@ def _run(path, keys, facts, merge, names, refused):
             assert key not in refused or merge is not None, 'a regex from data that backtracks exponentially was used'
             outputs.append(value)
     try:
-        host_vars = whole_node(source, facts, '__', provenance=True)
+        host_vars = whole_node(source, facts, '__', provenance=True, warn=Display().warning)
     except Exception as exc:  # pylint: disable=broad-except
         check_error(exc, names)
     else:

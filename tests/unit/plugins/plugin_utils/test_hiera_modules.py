@@ -158,7 +158,7 @@ def test_provenance_names_the_module_file_and_level(tmp_path):
 
 def test_whole_node_has_every_modules_keys(tmp_path):
     hiera = source(tmp_path, APP)
-    host_vars = whole_node(hiera, HOST, '__')
+    host_vars = whole_node(hiera, HOST, '__', warn=[].append)
     assert host_vars['app__only'] == 'role' and host_vars['app__list'] == ['env', 'role', 'mod']
     assert host_vars['app__deep_x'] == {'a': {'b': 'mod'}}
 
