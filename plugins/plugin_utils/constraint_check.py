@@ -190,7 +190,7 @@ def _walked(hierarchy: Any, tops: List[Any], segments: Tuple[Any, ...]) -> List[
     files were read once for the top-level key), a marker of the path's own rule read as DataStore.get reads it."""
     from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import PathLevel
     rules = hierarchy.config.rules
-    prefix = rules.resolve(segments)[0].knockout_prefix
+    prefix = rules.resolve(segments).strategy.knockout_prefix
     levels = []
     for top in tops:
         value, keys, knocked = top.value, list(top.keys), False
@@ -231,9 +231,9 @@ def _marker_prefixes(rules: Any, segments: Tuple[Any, ...]) -> List[Optional[str
     for depth in range(1, len(segments)):
         explicit = rules.explicit(segments[:depth])
         if explicit is not None:
-            strategy = explicit[0]
+            strategy = explicit.strategy
         elif depth == 1:
-            strategy = rules.default[0]
+            strategy = rules.default.strategy
         elif strategy is not None and not strategy.maps.recurses:
             strategy = None
         prefixes.append(strategy.maps.knockout_prefix if strategy is not None else None)
