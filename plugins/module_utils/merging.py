@@ -183,9 +183,7 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), expla
     layers = [index for index, value in enumerate(values) if value is not None]
     if not layers:
         return MergeResult(None, False, rule.strategy, rule.name, [], paths=[] if explain else None)
-    explain = explain or provenance
-    run = MergeRun(rules.every_path(), values, PathTrace(), _provenance(values) if provenance else None) \
-        if explain else MergeRun(rules, values)
+    run = _start_run(rules, values, explain, provenance)
     family = family_of(values[layers[0]])
     kept = [index for index in layers if family_of(values[index]) is family]
     if len(kept) != len(layers):
@@ -200,6 +198,13 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), expla
                    value)
         result.trace, result.provenance = run.trace, run.provenance
     return result
+
+
+def _start_run(rules: MergeRules, values: Sequence[Any], explain: bool, provenance: bool) -> MergeRun:
+    """The run of a lookup: with a PathTrace when it explains or notes provenance (its rules come from the trace)."""
+    if not (explain or provenance):
+        return MergeRun(rules, values)
+    return MergeRun(rules.every_path(), values, PathTrace(), _provenance(values) if provenance else None)
 
 
 def _merge_root(run: MergeRun, keys: Tuple[Any, ...], strategy: MergeStrategy, found: List[Any], kept: List[int],

@@ -224,7 +224,7 @@ def _spelt(mapping: Mapping, key: Any, rules: Any) -> Any:
 
 def _marker_prefixes(rules: Any, segments: Tuple[Any, ...]) -> List[Optional[str]]:
     """The knockout prefix of the map holding ``segments[depth]``, for each depth from 1, as the merge applies it
-    (MapMerger._child_rule): the map's own rule, else its parent's strategy under deep, else none (a map under hash
+    (MapMerger._child_strategy): the map's own rule, else its parent's strategy under deep, else none (a map under hash
     or MostSpecific is taken whole, its markers unread)."""
     prefixes: List[Optional[str]] = []
     strategy = None

@@ -308,7 +308,7 @@ def may_hold_markers(texts: Iterable[Any], prefix: Optional[str]) -> bool:
 
 
 def keys_may_hold_markers(keys: Iterable[Any], prefix: Optional[str]) -> bool:
-    """may_hold_markers for map keys, which repeat from map to map: keys seen to be plain answer from a set."""
+    """may_hold_markers for map keys, which repeat from map to map: keys seen unmarked answer from a set."""
     if prefix is None or not keys:
         return False
     unmarked = FAST_PATHS.unmarked_keys.get(prefix)
