@@ -17,26 +17,22 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Optional, Sequence
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
-from ansible_collections.strata.hier.plugins.module_utils.kinds import BUILTIN_SCALARS, MAP, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.kinds import FAST_PATHS, MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, WorkBudget
 
 _OPAQUE: Dict[type, Callable[[Any], Any]] = {}
-_IDENTITY_BY_TYPE: Dict[type, Optional[Callable[[Any], Any]]] = dict.fromkeys(BUILTIN_SCALARS)
-"""Each type met so far: its identity function, or None for types compared as they are."""
 _UNKNOWN = object()
 
 
 def register_opaque(cls: type, identity: Callable[[Any], Any]) -> None:
     """Compare values of ``cls`` (and its subclasses) by ``identity(value)`` only."""
     _OPAQUE[cls] = identity
-    _IDENTITY_BY_TYPE.clear()
-    _IDENTITY_BY_TYPE.update(dict.fromkeys(BUILTIN_SCALARS))
+    FAST_PATHS.forget_identities()
 
 
 def is_opaque(value: Any) -> bool:
     """Whether a value is of a registered opaque type (an encrypted value: a vault or eyaml value)."""
-    kind = type(value)
-    identity = _IDENTITY_BY_TYPE.get(kind, _UNKNOWN)
+    identity = FAST_PATHS.identity_by_type.get(type(value), _UNKNOWN)
     if identity is _UNKNOWN:
         return opaque_identity(value) is not None
     return identity is not None
@@ -45,12 +41,12 @@ def is_opaque(value: Any) -> bool:
 def opaque_identity(value: Any) -> Optional[tuple]:
     """The stand-in of an opaque value, or None for any other value (the merge's hot path: a type look-up)."""
     kind = type(value)
-    identity = _IDENTITY_BY_TYPE.get(kind, _UNKNOWN)
+    identity = FAST_PATHS.identity_by_type.get(kind, _UNKNOWN)
     if identity is None:
         return None
     if identity is _UNKNOWN:
         identity = next((function for cls, function in _OPAQUE.items() if issubclass(kind, cls)), None)
-        _IDENTITY_BY_TYPE[kind] = identity
+        FAST_PATHS.learn_identity(kind, identity)
     return None if identity is None else ('opaque', identity(value))
 
 
@@ -62,7 +58,7 @@ def freeze(value: Any, budget: Optional[WorkBudget] = None, depth: int = 0) -> A
     if family is SCALAR:
         if value is True or value is False:
             return ('bool', value)    # YAML's true is not the integer 1
-        if _IDENTITY_BY_TYPE.get(type(value), _UNKNOWN) is None:     # the hot path: compared as it is
+        if FAST_PATHS.identity_by_type.get(type(value), _UNKNOWN) is None:     # the hot path: compared as it is
             return value
         opaque = opaque_identity(value)
         return value if opaque is None else opaque

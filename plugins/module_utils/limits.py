@@ -105,7 +105,7 @@ class WorkBudget:
 
 
 def copy_value(value: Any, budget: Optional[WorkBudget] = None) -> Any:
-    """A copy of plain data sharing no map or list with it (maps become dicts, lists lists).
+    """A copy of data sharing no map or list with it (maps become dicts, lists lists).
 
     copy.deepcopy would recurse until Python's RecursionError, copy self-referencing data and expand
     every alias; this raises MergeDepthError past MAX_DEPTH and MergeSizeError past the work budget.

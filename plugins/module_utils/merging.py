@@ -17,19 +17,23 @@ from __future__ import annotations
 import functools
 import gc
 from collections.abc import Mapping
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError
 from ansible_collections.strata.hier.plugins.module_utils.identity import freeze, shown_path
-from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.kinds import FAST_PATHS, MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.knockout import ItemKnockouts
 from ansible_collections.strata.hier.plugins.module_utils.limits import WorkBudget
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import INHERITED, WHOLE
-from ansible_collections.strata.hier.plugins.module_utils.paths import fold_text
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import DEEP
-from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
-from ansible_collections.strata.hier.plugins.module_utils.rules import DEFAULT_RULE, MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.paths import fold_text, split_path
+from ansible_collections.strata.hier.plugins.module_utils.rules import DEFAULT_RULE, MergeRules, Rule
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
+
+if TYPE_CHECKING:
+    from ansible_collections.strata.hier.plugins.module_utils.mergers.base import Merger
+    from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import HashArrayMerger
+    from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import ScalarListMerger
 
 
 class MergeResult:
@@ -76,7 +80,7 @@ class PathTrace:
             how = 'default' if rule == DEFAULT_RULE else 'rule'
         self._chosen[path] = (strategy, rule, how)
 
-    def merged(self, path: Tuple[Any, ...], merger: Any, kind: str = '') -> None:
+    def merged(self, path: Tuple[Any, ...], merger: Optional[Merger], kind: str = '') -> None:
         """The values at ``path`` went to ``merger`` (None: no merger, the values being of ``kind``)."""
         strategy, rule, how = self._chosen[path]
         entry: Dict[str, Any] = {'path': shown_path(path), 'type': kind if merger is None else merger.VALUES,
@@ -102,8 +106,11 @@ class PathTrace:
 
 class MergeRun:
     """One merge: the rules, what it found to warn about, the sources of a map's keys, its work budget, and
-    with explain its PathTrace, with provenance also its Provenance (both off the fast paths: they decide
-    nothing aloud)."""
+    with explain its PathTrace, with provenance also its Provenance.
+
+    ``fast``: whether the merge takes the fast paths, read once from the switch (``kinds.FAST_PATHS``): not
+    with provenance, which notes what the mergers decide and the fast paths decide nothing aloud.
+    """
 
     def __init__(self, rules: MergeRules, inputs: Any, trace: Optional[PathTrace] = None,
                  provenance: Any = None) -> None:
@@ -113,6 +120,7 @@ class MergeRun:
         self.budget = WorkBudget(inputs)
         self.trace = trace
         self.provenance = provenance
+        self.fast = FAST_PATHS.on and provenance is None
 
     def merge(self, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy, depth: int,
               family: Optional[str] = None) -> Any:
@@ -128,7 +136,7 @@ class MergeRun:
             return lambda value: freeze(fold_text(value), self.budget)
         return self.freeze
 
-    def item_knockouts(self, merger: Any) -> ItemKnockouts:
+    def item_knockouts(self, merger: Union[ScalarListMerger, HashArrayMerger]) -> ItemKnockouts:
         """Tuple knockouts of hash-array items, as a merger with tuple keys reads them."""
         return ItemKnockouts(merger.tuple_keys, merger.knockout_prefix, self.tuple_freezer(merger.case_insensitive),
                              fold_text if merger.case_insensitive else None)
@@ -171,32 +179,41 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), expla
     result's ``provenance`` tells where each part of the value comes from (provenance.py), ``trace`` by which rule.
     """
     keys = split_path(path)
-    strategy, rule = rules.resolve(keys)
+    rule = rules.resolve(keys)
     layers = [index for index, value in enumerate(values) if value is not None]
     if not layers:
-        return MergeResult(None, False, strategy, rule, [], paths=[] if explain else None)
-    explain = explain or provenance
-    run = MergeRun(rules.every_path(), values, PathTrace(), _provenance(values) if provenance else None) \
-        if explain else MergeRun(rules, values)
+        return MergeResult(None, False, rule.strategy, rule.name, [], paths=[] if explain else None)
+    run = _start_run(rules, values, explain, provenance)
     family = family_of(values[layers[0]])
     kept = [index for index in layers if family_of(values[index]) is family]
     if len(kept) != len(layers):
         run.warn_mismatch(keys, family)
-    found = [values[index] for index in kept]
-    if explain:
-        _trace_root(run.trace, keys, strategy, rule, family)
-    if family is MAP:
-        value = strategy.maps.merge(run, keys, found, strategy, 0, kept)
-        sources = run.sources
-    else:
-        value = run.merge(keys, found, strategy, 0, family)
-        sources = strategy.sources(found[0], kept)
-    result = MergeResult(value, True, strategy, rule, sources, run.warnings, run.trace.report() if explain else None)
+    if run.trace is not None:
+        _trace_root(run.trace, keys, rule, family)
+    value, sources = _merge_root(run, keys, rule.strategy, [values[index] for index in kept], kept, family)
+    result = MergeResult(value, True, rule.strategy, rule.name, sources, run.warnings,
+                         None if run.trace is None else run.trace.report())
     if run.provenance is not None:
         _note_root(run.provenance, keys, [(run.provenance.layer_place(index), values[index]) for index in layers],
                    value)
         result.trace, result.provenance = run.trace, run.provenance
     return result
+
+
+def _start_run(rules: MergeRules, values: Sequence[Any], explain: bool, provenance: bool) -> MergeRun:
+    """The run of a lookup: with a PathTrace when it explains or notes provenance (its rules come from the trace)."""
+    if not (explain or provenance):
+        return MergeRun(rules, values)
+    return MergeRun(rules.every_path(), values, PathTrace(), _provenance(values) if provenance else None)
+
+
+def _merge_root(run: MergeRun, keys: Tuple[Any, ...], strategy: MergeStrategy, found: List[Any], kept: List[int],
+                family: str) -> Tuple[Any, Any]:
+    """The looked-up path's values merged, with their sources (a map's: per key)."""
+    if family is MAP:
+        return strategy.maps.merge(run, keys, found, strategy, 0, kept), run.sources
+    value = run.merge(keys, found, strategy, 0, family)
+    return value, strategy.sources(found[0], kept)
 
 
 def _provenance(values: Sequence[Any]) -> Any:
@@ -213,11 +230,11 @@ def _note_root(provenance: Any, keys: Tuple[Any, ...], definitions: List[Tuple[A
         provenance.container(keys, definitions, value)
 
 
-def _trace_root(trace: PathTrace, keys: Tuple[Any, ...], strategy: MergeStrategy, rule: str, family: str) -> None:
+def _trace_root(trace: PathTrace, keys: Tuple[Any, ...], rule: Rule, family: str) -> None:
     """The looked-up path's own entry; a list's merger is noted by the dispatch, which chooses it."""
-    trace.chose(keys, strategy, rule)
+    trace.chose(keys, rule.strategy, rule.name)
     if family is MAP:
-        trace.merged(keys, strategy.maps)
+        trace.merged(keys, rule.strategy.maps)
     elif family is SCALAR:
         trace.merged(keys, None, SCALAR)
 
@@ -229,7 +246,7 @@ def merge_documents(documents: Sequence[Any], rules: MergeRules) -> MergeResult:
     A key uses its own rule or the default, whatever the other keys do; ``--key`` at the top
     removes that key from less specific documents when the default has a knockout prefix.
     """
-    default, rule = rules.default
+    default = rules.default.strategy
     layers = [index for index, document in enumerate(documents) if document is not None]
     for index in layers:
         if not isinstance(documents[index], Mapping):
@@ -237,4 +254,4 @@ def merge_documents(documents: Sequence[Any], rules: MergeRules) -> MergeResult:
     run = MergeRun(rules, documents)
     strategy = default.with_maps(default.maps.with_settings(mode=DEEP))
     value = strategy.maps.merge(run, (), [documents[index] for index in layers], strategy, 0, layers, documents=True)
-    return MergeResult(value, bool(layers), default, rule, run.sources, run.warnings)
+    return MergeResult(value, bool(layers), default, rules.default.name, run.sources, run.warnings)

@@ -20,12 +20,20 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError, StrategyError
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import INHERITED, WHOLE
 from ansible_collections.strata.hier.plugins.module_utils.paths import fold_text, join_path, split_path
+from ansible_collections.strata.hier.plugins.module_utils.records import Record
 from ansible_collections.strata.hier.plugins.module_utils.strategy import MOST_SPECIFIC, MergeStrategy, parse_strategy
 
-__all__ = ('MergeRules', 'DEFAULT_RULE', 'INHERITED', 'WHOLE', 'join_path', 'split_path')
+__all__ = ('MergeRules', 'Rule', 'DEFAULT_RULE', 'INHERITED', 'WHOLE', 'join_path', 'split_path')
 
 DEFAULT_RULE = 'default_lookup_options'
-Rule = Tuple[MergeStrategy, str]
+
+
+class Rule(Record):
+    """A strategy and where it is written: its lookup_options key (as written), DEFAULT_RULE, or the name of the
+    option that gave it (a lookup's ``merge``)."""
+
+    strategy: MergeStrategy
+    name: str
 
 
 def _at(keys: Tuple[Any, ...], function: Callable[..., Any], *args: Any) -> Any:
@@ -43,7 +51,7 @@ class MergeRules:
     def __init__(self, default: Any = MOST_SPECIFIC, lookup_options: Optional[Mapping] = None,
                  case_insensitive_keys: bool = False) -> None:
         self.case_insensitive_keys = case_insensitive_keys
-        self.default: Rule = (_at((DEFAULT_RULE,), self._parse, default, DEFAULT_RULE), DEFAULT_RULE)
+        self.default = Rule(_at((DEFAULT_RULE,), self._parse, default, DEFAULT_RULE), DEFAULT_RULE)
         self._exact: Dict[str, Rule] = {}
         self._regexes: List[Tuple[Any, Rule]] = []
         self._cache: Dict[str, Optional[Rule]] = {}
@@ -69,7 +77,7 @@ class MergeRules:
 
     def _add(self, key: str, spec: Any) -> None:
         where = 'lookup_options %r' % key
-        rule = (self._parse(spec, where), key)
+        rule = Rule(self._parse(spec, where), key)
         if key.startswith('^'):
             flags = re.IGNORECASE if self.case_insensitive_keys else 0
             try:
@@ -104,7 +112,7 @@ class MergeRules:
         """A copy whose rule for ``path`` is ``spec`` (a lookup's ``merge`` option)."""
         clone = copy.copy(self)
         clone._exact = dict(self._exact)
-        clone._exact[self.fold(join_path(path))] = (self._parse(spec, name), name)
+        clone._exact[self.fold(join_path(path))] = Rule(self._parse(spec, name), name)
         clone._cache = {}
         clone.has_rules = True
         clone._every_path = None

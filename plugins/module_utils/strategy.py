@@ -45,10 +45,10 @@ class MergeStrategy(Record):
     """How the values of one key path merge across layers: a merger per kind of value."""
 
     name: str = MOST_SPECIFIC
-    maps: Merger = MapMerger()
+    maps: MapMerger = MapMerger()
     scalars: ScalarMerger = ScalarMerger()
-    scalar_lists: Merger = ScalarListMerger()
-    hash_arrays: Merger = HashArrayMerger()
+    scalar_lists: ScalarListMerger = ScalarListMerger()
+    hash_arrays: HashArrayMerger = HashArrayMerger()
     dispatch: ByType = ByType()
     is_whole: bool = derived()
     """Every container is taken whole from the most specific layer."""
@@ -61,7 +61,7 @@ class MergeStrategy(Record):
     def __post_init__(self) -> None:
         self.settle('is_whole', all(getattr(self, name).mode == MOST_SPECIFIC for name in _CONTAINERS))
         self.settle('knockout_prefix', self.maps.knockout_prefix)
-        self.settle('tuple_keys', getattr(self.hash_arrays, 'tuple_keys', DEFAULT_TUPLE_KEYS))
+        self.settle('tuple_keys', self.hash_arrays.tuple_keys)
         self.settle('_derived', {})
 
     # Datum's names for what the mergers do (read-only: a strategy is changed by building its mergers).
@@ -93,16 +93,10 @@ class MergeStrategy(Record):
         """The strategy of DeepTuple's items: maps merge key by key, whatever the map merger's mode."""
         return self._cached('deep', lambda: self.with_maps(self.maps.with_settings(mode=DEEP)))
 
-    def with_maps(self, maps: Merger) -> 'MergeStrategy':
+    def with_maps(self, maps: MapMerger) -> 'MergeStrategy':
         if maps == self.maps:
             return self
         return self._cached(('maps', maps), lambda: self.replace(maps=maps))
-
-    def with_lists(self, scalar_lists: Merger, hash_arrays: Merger) -> 'MergeStrategy':
-        if (scalar_lists, hash_arrays) == (self.scalar_lists, self.hash_arrays):
-            return self
-        return self._cached(('lists', scalar_lists, hash_arrays),
-                            lambda: self.replace(scalar_lists=scalar_lists, hash_arrays=hash_arrays))
 
     def with_settings(self, **settings: Any) -> 'MergeStrategy':
         """The strategy with the settings its container mergers have among ``settings`` changed."""
@@ -122,7 +116,7 @@ class MergeStrategy(Record):
         """The layers (of ``indexes``, most specific first) that supply a merged value like ``value``."""
         family = family_of(value)
         if family is SCALAR:
-            return self.scalars.sources(indexes, value)
+            return self.scalars.sources(indexes)
         if family is MAP:
             return self.maps.sources(indexes)
         merger = self.hash_arrays if kind_of(value) == MAP_LIST else self.scalar_lists
@@ -133,7 +127,7 @@ class MergeStrategy(Record):
         described: Dict[str, Any] = {}
         options: Dict[str, Any] = {'knockout_prefix': self.knockout_prefix, 'tuple_keys': list(self.tuple_keys)}
         for part in (self.dispatch, self.scalars, self.maps, self.scalar_lists, self.hash_arrays):
-            settings, extra = part.describe()
+            settings, extra = part.strategy_keys()
             described.update(settings)
             options.update(extra)
         described['merge_options'] = options

@@ -197,7 +197,7 @@ def _walked(hierarchy: Any, tops: List[Any], segments: Tuple[Any, ...]) -> List[
     files were read once for the top-level key), a marker of the path's own rule read as DataStore.get reads it."""
     from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import PathLevel
     rules = hierarchy.config.rules
-    prefix = rules.resolve(segments)[0].knockout_prefix
+    prefix = rules.resolve(segments).strategy.knockout_prefix
     levels = []
     for top in tops:
         value, keys, knocked = top.value, list(top.keys), False
@@ -231,16 +231,16 @@ def _spelt(mapping: Mapping, key: Any, rules: Any) -> Any:
 
 def _marker_prefixes(rules: Any, segments: Tuple[Any, ...]) -> List[Optional[str]]:
     """The knockout prefix of the map holding ``segments[depth]``, for each depth from 1, as the merge applies it
-    (MapMerger._child_rule): the map's own rule, else its parent's strategy under deep, else none (a map under hash
+    (MapMerger._child_strategy): the map's own rule, else its parent's strategy under deep, else none (a map under hash
     or MostSpecific is taken whole, its markers unread)."""
     prefixes: List[Optional[str]] = []
     strategy = None
     for depth in range(1, len(segments)):
         explicit = rules.explicit(segments[:depth])
         if explicit is not None:
-            strategy = explicit[0]
+            strategy = explicit.strategy
         elif depth == 1:
-            strategy = rules.default[0]
+            strategy = rules.default.strategy
         elif strategy is not None and not strategy.maps.recurses:
             strategy = None
         prefixes.append(strategy.maps.knockout_prefix if strategy is not None else None)

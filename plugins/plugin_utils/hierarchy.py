@@ -203,7 +203,7 @@ class Hierarchy:
 
     def path_levels(self, expansions: Sequence[Expansion], segments: Tuple[str, ...]) -> List['PathLevel']:
         """What each level writes at a key path, most specific first, through knockouts (constraint_check.py)."""
-        prefix = self.config.rules.resolve(segments)[0].knockout_prefix
+        prefix = self.config.rules.resolve(segments).strategy.knockout_prefix
         read = self._read_levels(expansions, segments, prefix, through_knockouts=True)
         levels = []
         for expansion, report, value, file in zip(expansions, read.reports, read.values, read.files):
@@ -263,7 +263,7 @@ class Hierarchy:
         if not segments:
             raise HierarchyError('an empty key path was looked up')
         rules = self._rules_for(key, segments, merge)
-        read = self._read_levels(expansions, segments, rules.resolve(segments)[0].knockout_prefix)
+        read = self._read_levels(expansions, segments, rules.resolve(segments).strategy.knockout_prefix)
         try:
             result = merge_layers(read.values, rules, segments, explain, provenance)
         except MergeError as exc:
@@ -293,7 +293,7 @@ class Hierarchy:
         records = provenance_report(result.value, result.provenance, locator.locate, locator.rule_of(result.trace),
                                     segments)
         if read.knocker is not None and records:
-            removed = self._knocked_levels(read, segments, expansions, rules.resolve(segments)[0].knockout_prefix)
+            removed = self._knocked_levels(read, segments, expansions, rules.resolve(segments).strategy.knockout_prefix)
             if removed:
                 next(iter(records.values())).setdefault('removed', []).extend(removed)
         return records
@@ -333,14 +333,14 @@ class Hierarchy:
     def _is_marker(self, key: str, prefixes: List[str]) -> bool:
         """``--Key`` is a knockout when the rule of ``Key`` has that prefix."""
         for prefix in prefixes:
-            if key.startswith(prefix) and self.config.rules.resolve((key[len(prefix):],))[0].knockout_prefix == prefix:
+            if key.startswith(prefix) and self.config.rules.resolve((key[len(prefix):],)).strategy.knockout_prefix == prefix:
                 return True
         return False
 
     def _prefixes(self) -> List[str]:
         rules = self.config.rules
-        found = {rules.default[0].knockout_prefix}
-        found.update(rule[0].knockout_prefix for rule in rules.all_rules())
+        found = {rules.default.strategy.knockout_prefix}
+        found.update(rule.strategy.knockout_prefix for rule in rules.all_rules())
         return [prefix for prefix in found if prefix]
 
     def _read_levels(self, expansions: Sequence[Expansion], segments: Tuple[str, ...],

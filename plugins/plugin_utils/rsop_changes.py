@@ -161,7 +161,7 @@ def tuple_keys_of(rules: Any) -> Callable[[Tuple[Any, ...]], Sequence[str]]:
     """The tuple keys a hash array at a key path is merged by (rules: a configuration's MergeRules)."""
     def keys(path: Tuple[Any, ...]) -> Sequence[str]:
         rule_path = tuple(part for part in path if not isinstance(part, int))
-        strategy = rules.resolve(rule_path)[0]
+        strategy = rules.resolve(rule_path).strategy
         return tuple(getattr(strategy.hash_arrays, 'tuple_keys', ()) or ())
     return keys
 

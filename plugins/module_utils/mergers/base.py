@@ -8,18 +8,22 @@ A merger merges the values of one kind (maps, base-type arrays, ...) that severa
 one key path, most specific first.  It is built once, from its mode (the sub-strategy, such as
 ``deep`` or ``Unique``) and its settings, which it validates and settles there (which layers it
 takes, its knockout prefix, whether keys compare case-insensitively...), so merging tests nothing twice.
-``merge(run, path, values, strategy, depth)`` gets the running merge (rules, warnings, work budget),
-the key path, the values, the strategy the merger belongs to (for the strategies of nested values)
-and the nesting depth.
+``merge(run, path, values, strategy, depth)`` gets the running merge (``merging.MergeRun``: rules, warnings,
+work budget, whether the fast paths are on), the key path, the values, the strategy the merger belongs to (a
+``MergeStrategy``, for the strategies of nested values) and the nesting depth.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
 from ansible_collections.strata.hier.plugins.module_utils.identity import shown
 from ansible_collections.strata.hier.plugins.module_utils.records import Record, derived
+
+if TYPE_CHECKING:
+    from ansible_collections.strata.hier.plugins.module_utils.merging import MergeRun
+    from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 
 MOST_SPECIFIC = 'MostSpecific'
 SPECIFIC_FIRST = 'specific_first'
@@ -67,10 +71,10 @@ class Merger(Record):
     """A merger with a mode; subclasses add their settings as fields and their work as ``merge``."""
 
     SETTING: ClassVar[str] = ''
-    """The strategy key naming the mode (``merge_hash``...), in messages and ``describe()``."""
+    """The strategy key naming the mode (``merge_hash``...), in messages and ``strategy_keys()``."""
     MODES: ClassVar[Tuple[str, ...]] = (MOST_SPECIFIC,)
     OPTIONS: ClassVar[Dict[str, str]] = {}
-    """Fields shown by describe() as merge options when they differ from their default: field -> option."""
+    """Fields shown by strategy_keys() as merge options when they differ from their default: field -> option."""
     VALUES: ClassVar[str] = ''
     """The kind of value it merges, as explain names it (docs/merge-strategies.md's types)."""
 
@@ -91,7 +95,7 @@ class Merger(Record):
     def takes_one(self) -> bool:
         return self.takes is not _ALL
 
-    def sources(self, indexes: List[int], value: Any = None) -> List[int]:
+    def sources(self, indexes: List[int]) -> List[int]:
         """The layers (of ``indexes``, most specific first) whose values are in the result."""
         return list(indexes[self.takes])
 
@@ -105,23 +109,20 @@ class Merger(Record):
         """The merger that takes the most specific value whole (still dropping markers of its prefix)."""
         return self.with_settings(mode=MOST_SPECIFIC)
 
-    def describe(self) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-        """The strategy keys and merge options this merger stands for (options only when not the default)."""
-        options = {option: _shown(getattr(self, name)) for name, option in self.OPTIONS.items()
+    def strategy_keys(self) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """The strategy keys and merge options this merger stands for (options only when not the default): its part
+        of ``MergeStrategy.describe()``."""
+        options = {option: getattr(self, name) for name, option in self.OPTIONS.items()
                    if getattr(self, name) != self.DEFAULTS[name]}
         return {self.SETTING: self.mode}, options
 
     def explained(self) -> Dict[str, Any]:
         """What explain reports of the merger that merged a key path: its setting and the options it uses."""
-        settings, options = self.describe()
+        settings, options = self.strategy_keys()
         settings.update(options)
         settings['knockout_prefix'] = self.knockout_prefix
         return settings
 
-    def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int) -> Any:
+    def merge(self, run: MergeRun, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy,
+              depth: int) -> Any:
         raise NotImplementedError
-
-
-def _shown(value: Any) -> Any:
-    describe = getattr(value, 'describe', None)
-    return describe() if describe is not None else value

@@ -16,7 +16,7 @@ array merger.
 
 from __future__ import annotations
 
-from typing import Any, List, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.identity import shown_path
 from ansible_collections.strata.hier.plugins.module_utils.kinds import (
@@ -25,6 +25,10 @@ from ansible_collections.strata.hier.plugins.module_utils.kinds import (
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import canonical_name
 from ansible_collections.strata.hier.plugins.module_utils.records import Record
+
+if TYPE_CHECKING:
+    from ansible_collections.strata.hier.plugins.module_utils.merging import MergeRun
+    from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 
 SEPARATE = 'separate'
 TOGETHER = 'together'
@@ -41,14 +45,15 @@ class ByType(Record):
     def __post_init__(self) -> None:
         self.settle('lists', canonical_name(self.lists, LIST_KINDS, 'merge option list_kinds value'))
 
-    def describe(self) -> Tuple[dict, dict]:
+    def strategy_keys(self) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """The merge options this dispatch stands for (none for the default)."""
         options = {}
         if self.lists != SEPARATE:
             options['list_kinds'] = self.lists
         return {}, options
 
-    def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int,
-              family: Any = None) -> Any:
+    def merge(self, run: MergeRun, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy, depth: int,
+              family: Optional[str] = None) -> Any:
         if family is None:
             family = family_of(values[0])
         if len(values) > 1:
@@ -61,11 +66,11 @@ class ByType(Record):
             return self.merge_lists(run, path, values, strategy, depth)
         return strategy.scalars.merge(values)
 
-    def winning_family(self, run: Any, path: Tuple[Any, ...], values: List[Any]) -> Tuple[str, List[Any]]:
+    def winning_family(self, run: MergeRun, path: Tuple[Any, ...], values: List[Any]) -> Tuple[str, List[Any]]:
         family = family_of(values[0])
         return family, self.same_family(run, path, values, family)
 
-    def same_family(self, run: Any, path: Tuple[Any, ...], values: List[Any], family: str) -> List[Any]:
+    def same_family(self, run: MergeRun, path: Tuple[Any, ...], values: List[Any], family: str) -> List[Any]:
         """The values of the winning value's family; warn when others were dropped."""
         for value in values:
             if family_of(value) is not family:
@@ -73,7 +78,8 @@ class ByType(Record):
                 return [value for value in values if family_of(value) is family]
         return values
 
-    def merge_lists(self, run: Any, path: Tuple[Any, ...], lists: List[Any], strategy: Any, depth: int) -> list:
+    def merge_lists(self, run: MergeRun, path: Tuple[Any, ...], lists: List[Any], strategy: MergeStrategy,
+                    depth: int) -> list:
         if depth > MAX_DEPTH:
             raise too_deep(path)
         if self.lists == TOGETHER:
@@ -81,14 +87,21 @@ class ByType(Record):
             kinds.discard(EMPTY_LIST)
             kind = EMPTY_LIST if not kinds else MAP_LIST if kinds == {MAP_LIST} else SCALAR_LIST
         else:
-            kinds = [kind_of(items) for items in lists]
-            kind = next((kind for kind in kinds if kind != EMPTY_LIST), EMPTY_LIST)
-            if kind != EMPTY_LIST:
-                lists = [items for items, items_kind in zip(lists, kinds) if items_kind in (kind, EMPTY_LIST)]
-                if len(lists) != len(kinds):
-                    run.warnings.append('type mismatch at %r: lists of maps and lists of scalars do not merge; the most '
-                                        'specific kind was kept' % (shown_path(path),))
+            kind, lists = self._same_kind(run, path, lists)
         merger = None if kind == EMPTY_LIST else strategy.hash_arrays if kind == MAP_LIST else strategy.scalar_lists
         if run.trace is not None:       # explain
             run.trace.merged(path, merger, EMPTY_LISTS)
         return [] if merger is None else merger.merge(run, path, lists, strategy, depth)
+
+    def _same_kind(self, run: MergeRun, path: Tuple[Any, ...], lists: List[Any]) -> Tuple[str, List[Any]]:
+        """The kind of the most specific non-empty list and the lists of that kind (or empty); warn when others
+        were dropped."""
+        kinds = [kind_of(items) for items in lists]
+        kind = next((kind for kind in kinds if kind != EMPTY_LIST), EMPTY_LIST)
+        if kind == EMPTY_LIST:
+            return kind, lists
+        kept = [items for items, items_kind in zip(lists, kinds) if items_kind in (kind, EMPTY_LIST)]
+        if len(kept) != len(kinds):
+            run.warnings.append('type mismatch at %r: lists of maps and lists of scalars do not merge; the most '
+                                'specific kind was kept' % (shown_path(path),))
+        return kind, kept

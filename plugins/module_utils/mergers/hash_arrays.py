@@ -19,10 +19,10 @@ item stays where its most specific occurrence is).
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
-from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.kinds import FAST_PATHS, LIST, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.knockout import knocks
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
@@ -31,7 +31,11 @@ from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
 )
 from ansible_collections.strata.hier.plugins.module_utils.paths import fold_text
 from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import may_hold_markers
-from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import PLAIN_SCALARS, SUM
+from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import SUM
+
+if TYPE_CHECKING:
+    from ansible_collections.strata.hier.plugins.module_utils.merging import MergeRun
+    from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 
 UNIQUE_KEY_VAL_TUPLES = 'UniqueKeyValTuples'
 DEEP_TUPLE = 'DeepTuple'
@@ -67,7 +71,8 @@ class HashArrayMerger(Merger):
             explained['tuple_keys'] = list(self.tuple_keys)
         return explained
 
-    def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int) -> list:
+    def merge(self, run: MergeRun, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy,
+              depth: int) -> list:
         if depth > MAX_DEPTH:
             raise too_deep(path)
         items_strategy = strategy.deep_items if self.mode == DEEP_TUPLE else strategy.whole
@@ -77,15 +82,15 @@ class HashArrayMerger(Merger):
             return self._merge_noted(run, path, groups, items_strategy, depth)
         if maps.takes_one:
             result = [maps.merge(run, path, group[:1], items_strategy, depth + 1) for group in groups]
-        elif maps.plain_keys:
+        elif maps.keys_as_written:
             result = [maps.merge_nested(run, path, group, items_strategy, depth + 1) for group in groups]
         else:
             result = [maps.merge(run, path, group, items_strategy, depth + 1) for group in groups]
         run.budget.spend(len(result), path)
         return result
 
-    def _merge_noted(self, run: Any, path: Tuple[Any, ...], groups: List[List[Any]], items_strategy: Any,
-                     depth: int) -> list:
+    def _merge_noted(self, run: MergeRun, path: Tuple[Any, ...], groups: List[List[Any]],
+                     items_strategy: MergeStrategy, depth: int) -> list:
         """merge with provenance: each item's keys noted under its index, the item under the places of its group."""
         provenance, maps = run.provenance, items_strategy.maps
         result = []
@@ -101,7 +106,7 @@ class HashArrayMerger(Merger):
         run.budget.spend(len(result), path)
         return result
 
-    def groups(self, run: Any, lists: Sequence[Sequence[Any]], path: Tuple[Any, ...] = ()) -> List[List[Any]]:
+    def groups(self, run: MergeRun, lists: Sequence[Sequence[Any]], path: Tuple[Any, ...] = ()) -> List[List[Any]]:
         """Group the items of several hash arrays (most specific first) into result items.
 
         Each group lists the items, most specific first, that make one item of the result;
@@ -109,14 +114,14 @@ class HashArrayMerger(Merger):
         """
         knockouts = run.item_knockouts(self)
         identify = self._identifier(run, knockouts.keys)
-        plain_key = self._plain_tuple_key(knockouts.keys)
+        fast_key = self._fast_tuple_key(knockouts.keys) if run.fast else None
         groups: Dict[Any, List[Any]] = {}
         ordered: List[List[Any]] = []
         starts: List[int] = []
         noted = None if run.provenance is None else _NotedKnockouts(run, self, knockouts)
         for items in lists:
             starts.append(len(ordered))
-            identified = None if plain_key is None else _plain_identities(items, plain_key, self.knockout_prefix, knockouts)
+            identified = None if fast_key is None else _fast_identities(items, fast_key, self.knockout_prefix, knockouts)
             for item, identity in identified or _identified(items, knockouts, identify, noted):
                 if identity is None:
                     ordered.append([item])
@@ -134,13 +139,13 @@ class HashArrayMerger(Merger):
             return general_first(ordered, starts)
         return ordered
 
-    def _plain_tuple_key(self, keys: Tuple[Any, ...]) -> Optional[Any]:
+    def _fast_tuple_key(self, keys: Tuple[Any, ...]) -> Optional[Any]:
         """The tuple key when it is one and compares as written: layers may then be identified in C."""
         if self.mode in TUPLE_MODES and self.match == BY_TUPLE_KEYS and len(keys) == 1 and not self.case_insensitive:
             return keys[0]
         return None
 
-    def _identifier(self, run: Any, keys: Tuple[Any, ...]) -> Callable[[Any, Any], Any]:
+    def _identifier(self, run: MergeRun, keys: Tuple[Any, ...]) -> Callable[[Any, Any], Any]:
         """How an item is identified: (item, its view) -> a hashable identity, or None (unmatched)."""
         if self.mode not in TUPLE_MODES:
             return _unmatched
@@ -149,7 +154,7 @@ class HashArrayMerger(Merger):
             fold = fold_text if self.case_insensitive else _same
             return lambda item, view: scalar_identity(item, freeze, fold)
         if len(keys) == 1 and not self.case_insensitive:     # else tuple values fold: freeze them all
-            return functools.partial(_one_key_tuple, keys[0], freeze)
+            return functools.partial(_one_key_tuple, keys[0], freeze, FAST_PATHS.plain_scalars)
         return lambda item, view: item_tuple(view, keys, freeze)
 
 
@@ -174,7 +179,7 @@ def _identified(items: Sequence[Any], knockouts: Any, identify: Callable[[Any, A
 class _NotedKnockouts:
     """Provenance of a hash array's knockouts: its markers and the items they removed, each with its marker."""
 
-    def __init__(self, run: Any, merger: HashArrayMerger, knockouts: Any) -> None:
+    def __init__(self, run: MergeRun, merger: HashArrayMerger, knockouts: Any) -> None:
         self.markers: List[Tuple[Any, int, Any]] = []
         self.removed: List[Tuple[Any, int, Any, Any]] = []
         self._freeze = run.tuple_freezer(merger.case_insensitive)
@@ -191,14 +196,14 @@ class _NotedKnockouts:
         return knocks(marker_view, view, self._keys, self._prefix, self._freeze)
 
 
-def _plain_identities(items: Sequence[Any], key: Any, prefix: Optional[str],
-                      knockouts: Any) -> Optional[Iterator[Tuple[Any, Any]]]:
-    """_identified's hot path, built in C: when every item holds ``key`` with text or a number of the builtin
-    types, none a knockout marker, and nothing is knocked out yet; else None."""
+def _fast_identities(items: Sequence[Any], key: Any, prefix: Optional[str],
+                     knockouts: Any) -> Optional[Iterator[Tuple[Any, Any]]]:
+    """_identified's fast path, built in C: when every item holds ``key`` with plain text or a number, none a
+    knockout marker, and nothing is knocked out yet; else None."""
     if knockouts.any_knocked():
         return None
     values = [item.get(key, _MISSING) for item in items]
-    if not PLAIN_SCALARS.issuperset(map(type, values)) or may_hold_markers(values, prefix):
+    if not FAST_PATHS.plain_scalars.issuperset(map(type, values)) or may_hold_markers(values, prefix):
         return None
     return zip(items, zip(values))      # identities as _one_key_tuple's: (value,)
 
@@ -211,12 +216,13 @@ def _same(value: Any) -> Any:
     return value
 
 
-def _one_key_tuple(key: str, freeze: Callable[[Any], Any], item: Any, view: Any) -> Optional[Tuple[Any, ...]]:
-    """item_tuple(view, (key,), freeze), the hot path: text and numbers are their own frozen form."""
+def _one_key_tuple(key: str, freeze: Callable[[Any], Any], plain_scalars: AbstractSet[type], item: Any,
+                   view: Any) -> Optional[Tuple[Any, ...]]:
+    """item_tuple(view, (key,), freeze), the hot path: plain text and numbers are their own frozen form."""
     if key not in view:
         return None
     value = view[key]
-    return (value,) if type(value) in PLAIN_SCALARS else (freeze(value),)
+    return (value,) if type(value) in plain_scalars else (freeze(value),)
 
 
 def item_tuple(item: Any, keys: Sequence[str], freeze: Callable[[Any], Any]) -> Optional[Tuple[Any, ...]]:

@@ -16,22 +16,24 @@ A null in a map is no value (Datum: found means not null); the most specific map
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, SCALAR, SCALAR_TYPES, VALUE_TYPES
+from ansible_collections.strata.hier.plugins.module_utils.kinds import FAST_PATHS, LIST, SCALAR
 from ansible_collections.strata.hier.plugins.module_utils.knockout import is_marker, knockout_text, unmark
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.mergers.base import INHERITED, MOST_SPECIFIC, WHOLE, Merger
 from ansible_collections.strata.hier.plugins.module_utils.paths import fold_text
 from ansible_collections.strata.hier.plugins.module_utils.records import derived
 
+if TYPE_CHECKING:
+    from ansible_collections.strata.hier.plugins.module_utils.merging import MergeRun
+    from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
+
 HASH = 'hash'
 DEEP = 'deep'
 
-_PLAIN_MAPS = frozenset((dict,))
-_PLAIN_KEYS: Dict[str, set] = {}
-"""Per knockout prefix, map keys seen not to start with it; emptied when it outgrows the limit."""
-_PLAIN_KEYS_LIMIT = 1 << 16
+_UNMARKED_KEYS_LIMIT = 1 << 16
+"""Keys FastPaths.unmarked_keys remembers per prefix before it starts again."""
 _MANY_KEYS = 8
 """Maps from this size merge faster by dict operations than key by key, when they hold only scalars."""
 
@@ -46,40 +48,41 @@ class MapMerger(Merger):
     case_insensitive: bool = False
     """Keys compare case-insensitively."""
     recurses: bool = derived()
-    plain_keys: bool = derived()
-    """Keys compare as written: maps may merge by merge_plain, one map as a copy."""
+    keys_as_written: bool = derived()
+    """Keys compare as written (not case-insensitively): maps may merge by merge_fast, one map as a copy."""
 
     def _settle(self) -> None:
         self.settle('recurses', self.mode == DEEP)
-        self.settle('plain_keys', not self.case_insensitive)
+        self.settle('keys_as_written', not self.case_insensitive)
 
-    def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int,
+    def merge(self, run: MergeRun, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy, depth: int,
               layers: Optional[List[int]] = None, documents: bool = False) -> dict:
         """Merge maps key by key; with ``layers`` (their layer indexes) also record each key's sources in
         ``run.sources``.  ``documents``: the maps are whole documents, each key merging by its own rule."""
         if depth > MAX_DEPTH:
             raise too_deep(path)
         maps = values[self.takes] if self.takes_one else values
-        if layers is None and not documents and self.plain_keys and run.provenance is None:
-            plain = self.merge_plain(run, path, maps, strategy, depth)
-            if plain is not None:
-                return plain
+        if layers is None and not documents and self.keys_as_written and run.fast:
+            merged = self.merge_fast(run, path, maps, strategy, depth)
+            if merged is not None:
+                return merged
         return self._merge_general(run, path, maps, strategy, depth, layers, documents)
 
-    def _merge_general(self, run: Any, path: Tuple[Any, ...], maps: List[Any], strategy: Any, depth: int,
-                       layers: Optional[List[int]] = None, documents: bool = False) -> dict:
+    def _merge_general(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy,
+                       depth: int, layers: Optional[List[int]] = None, documents: bool = False) -> dict:
         if layers is not None:
             layers = layers[self.takes]
         provenance = run.provenance
-        entries, spelled, supplied = self.collect(maps, layers is not None or provenance is not None)
+        entries, spelled, supplied = self.collect(maps, layers is not None or provenance is not None, run.fast)
         nested = self.recurses and not documents and not run.rules.has_rules     # maps in maps merge like this one
+        scalar_types = FAST_PATHS.scalar_types
         result = {}
         for folded, found in entries.items():
             key = folded if spelled is None else spelled[folded]
             if not found:
                 result[key] = None
             else:
-                if SCALAR_TYPES.issuperset(map(type, found)):     # the hot path: scalars
+                if scalar_types.issuperset(map(type, found)):     # the fast path: scalars
                     result[key], child, merged = found[0], strategy, found
                 else:
                     result[key], child, merged = self._merge_container(run, path + (key,), found, strategy, depth,
@@ -93,11 +96,11 @@ class MapMerger(Merger):
         run.budget.spend(len(result), path)
         return result
 
-    def _merge_container(self, run: Any, path: Tuple[Any, ...], found: List[Any], strategy: Any, depth: int,
-                         documents: bool, nested: bool) -> Tuple[Any, Any, List[Any]]:
+    def _merge_container(self, run: MergeRun, path: Tuple[Any, ...], found: List[Any], strategy: MergeStrategy,
+                         depth: int, documents: bool, nested: bool) -> Tuple[Any, MergeStrategy, List[Any]]:
         """One key's values, not all scalars, merged: (the value, the strategy that merged it, the values it
         merged)."""
-        if nested and _PLAIN_MAPS.issuperset(map(type, found)):       # the hot path: maps
+        if nested and FAST_PATHS.plain_maps.issuperset(map(type, found)):       # the fast path: maps
             return strategy.maps.merge(run, path, found, strategy, depth + 1), strategy, found
         return self._merge_key(run, path, found, strategy, depth, documents)
 
@@ -138,15 +141,16 @@ class MapMerger(Merger):
                     provenance.removed(path, provenance.place_of(mapping, key), value,
                                        provenance.place_of(maps[marker[0]], marker[1]))
 
-    def merge_nested(self, run: Any, path: Tuple[Any, ...], maps: List[Any], strategy: Any, depth: int) -> dict:
-        """Maps merged with every layer taken, nothing tracked and not as documents, when plain_keys holds:
-        by merge_plain or, when it declines, by the general path."""
-        merged = None if run.provenance is not None else self.merge_plain(run, path, maps, strategy, depth)
+    def merge_nested(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy,
+                     depth: int) -> dict:
+        """Maps merged with every layer taken, nothing tracked and not as documents, when keys_as_written holds:
+        by merge_fast or, when it declines (or the fast paths are off), by the general path."""
+        merged = self.merge_fast(run, path, maps, strategy, depth) if run.fast else None
         return self._merge_general(run, path, maps, strategy, depth) if merged is None else merged
 
-    def merge_plain(self, run: Any, path: Tuple[Any, ...], maps: List[Any], strategy: Any,
-                    depth: int) -> Optional[dict]:
-        """merge's hot path (nested maps, hash-array items) when plain_keys, nothing is tracked and the maps
+    def merge_fast(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy,
+                   depth: int) -> Optional[dict]:
+        """merge's fast path (nested maps, hash-array items) when keys_as_written, nothing is tracked and the maps
         are not whole documents: None when the maps need the general path (a knockout marker among the keys...)."""
         if depth > MAX_DEPTH:
             raise too_deep(path)
@@ -154,79 +158,90 @@ class MapMerger(Merger):
             return None if keys_may_hold_markers(maps[0], self.knockout_prefix) \
                 else self._copy(run, path, maps[0], strategy, depth)
         if len(maps[0]) >= _MANY_KEYS and only_values(maps):    # such as the leaves of a tree: in C
-            result = dict.fromkeys(chain.from_iterable(maps))
-            if keys_may_hold_markers(result, self.knockout_prefix):
-                return None
-            for mapping in reversed(maps):
-                result.update(mapping)
-            run.budget.spend(len(result), path)
-            return result
+            return self._merge_values(run, path, maps)
         entries = collect_simple(maps)
         if keys_may_hold_markers(entries, self.knockout_prefix):
             return None
         nested = self.recurses and not run.rules.has_rules and strategy.maps is self    # maps in maps merge alike
+        scalar_types, plain_maps = FAST_PATHS.scalar_types, FAST_PATHS.plain_maps
         result = {}
         for key, found in entries.items():
             if not found:
                 result[key] = None
-            elif SCALAR_TYPES.issuperset(map(type, found)):
+            elif scalar_types.issuperset(map(type, found)):
                 result[key] = found[0]
-            elif nested and _PLAIN_MAPS.issuperset(map(type, found)):
+            elif nested and plain_maps.issuperset(map(type, found)):
                 result[key] = self.merge_nested(run, path + (key,), found, strategy, depth + 1)
             else:
                 result[key] = self._merge_key(run, path + (key,), found, strategy, depth, False)[0]
         run.budget.spend(len(result), path)
         return result
 
-    def _copy(self, run: Any, path: Tuple[Any, ...], mapping: Mapping, strategy: Any, depth: int) -> dict:
-        """merge of one map, the hot path of hash-array items and single layers: scalars (nulls too) as they are,
+    def _merge_values(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any]) -> Optional[dict]:
+        """merge_fast of maps holding only scalars, no null: by dict operations (None: a key may be a marker)."""
+        result = dict.fromkeys(chain.from_iterable(maps))
+        if keys_may_hold_markers(result, self.knockout_prefix):
+            return None
+        for mapping in reversed(maps):
+            result.update(mapping)
+        run.budget.spend(len(result), path)
+        return result
+
+    def _copy(self, run: MergeRun, path: Tuple[Any, ...], mapping: Mapping, strategy: MergeStrategy,
+              depth: int) -> dict:
+        """merge of one map, the fast path of hash-array items and single layers: scalars (nulls too) as they are,
         containers merged alone (copied)."""
         result = dict(mapping)
-        if not SCALAR_TYPES.issuperset(map(type, mapping.values())):
+        scalar_types = FAST_PATHS.scalar_types
+        if not scalar_types.issuperset(map(type, mapping.values())):
             nested = self.recurses and not run.rules.has_rules and strategy.maps is self    # maps in maps merge alike
+            plain_maps = FAST_PATHS.plain_maps
             for key, value in mapping.items():
-                if nested and type(value) in _PLAIN_MAPS:
+                if nested and type(value) in plain_maps:
                     result[key] = self.merge_nested(run, path + (key,), [value], strategy, depth + 1)
-                elif type(value) not in SCALAR_TYPES:
+                elif type(value) not in scalar_types:
                     result[key] = self._merge_key(run, path + (key,), [value], strategy, depth, False)[0]
         run.budget.spend(len(result), path)
         return result
 
-    def _merge_key(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int,
-                   documents: bool) -> Tuple[Any, Any, List[Any]]:
+    def _merge_key(self, run: MergeRun, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy,
+                   depth: int, documents: bool) -> Tuple[Any, MergeStrategy, List[Any]]:
         """One key's values merged: (the value, the strategy that merged it, the values it merged)."""
-        if SCALAR_TYPES.issuperset(map(type, values)):
+        if FAST_PATHS.scalar_types.issuperset(map(type, values)):
             family = SCALAR
         else:
             family, values = strategy.dispatch.winning_family(run, path, values)
         if family is SCALAR:       # the most specific scalar, whatever the rule of its path
             return strategy.scalars.merge(values), strategy, values
-        child, rule = run.rules.resolve(path) if documents else self._child_rule(run, path, family, strategy)
+        if documents:
+            rule = run.rules.resolve(path)
+            child, name = rule.strategy, rule.name
+        else:
+            child, name = self._child_strategy(run, path, family, strategy)
         if run.trace is not None:       # explain: the strategy chosen here is the one it reports
-            run.trace.chose(path, child, rule)
-        whole = child.is_whole and (family is not LIST or len(values) == 1)     # lists: check their kinds
+            run.trace.chose(path, child, name)
+        whole = run.fast and child.is_whole and (family is not LIST or len(values) == 1)    # lists: check their kinds
         return run.merge(path, values[:1] if whole else values, child, depth + 1, family), child, values
 
-    def _child_rule(self, run: Any, path: Tuple[Any, ...], family: str, parent: Any) -> Tuple[Any, str]:
-        """The strategy of a nested map or list and the rule it comes from: the path's own rule, else the
-        default (a list under deep), the parent's strategy (a map under deep: INHERITED) or the most specific
+    def _child_strategy(self, run: MergeRun, path: Tuple[Any, ...], family: str,
+                        parent: MergeStrategy) -> Tuple[MergeStrategy, str]:
+        """The strategy of a nested map or list and the name of the rule it comes from: the path's own rule, else
+        the default (a list under deep), the parent's strategy (a map under deep: INHERITED) or the most specific
         value whole (under hash and MostSpecific: WHOLE)."""
         rule = run.rules.explicit(path)
+        if rule is None and family is LIST and self.recurses:
+            rule = run.rules.default
         if rule is not None:
-            return rule
-        if not self.recurses:
-            return parent.whole, WHOLE
-        if family is LIST:
-            return run.rules.default
-        return parent, INHERITED
+            return rule.strategy, rule.name
+        return (parent, INHERITED) if self.recurses else (parent.whole, WHOLE)
 
-    def collect(self, maps: Sequence[Mapping], track: bool) -> tuple:
+    def collect(self, maps: Sequence[Mapping], track: bool, fast: bool = True) -> tuple:
         """Per key (folded when keys are case-insensitive): the values, most specific first.
 
         Also returns the key as most specifically written (case-insensitive keys only) and, when
-        ``track``, the indexes of the maps that supplied each key.
+        ``track``, the indexes of the maps that supplied each key.  ``fast``: the fast paths are on.
         """
-        if not track and self.plain_keys:
+        if fast and not track and self.keys_as_written:
             entries = collect_simple(maps)
             if not keys_may_hold_markers(entries, self.knockout_prefix):
                 return entries, None, None
@@ -281,7 +296,7 @@ class _Collected:
 def may_hold_markers(texts: Iterable[Any], prefix: Optional[str]) -> bool:
     """Whether any text may start with the knockout prefix.
 
-    The merge's hot path: joining the texts and searching the result runs in C;
+    The merge's fast paths: joining the texts and searching the result runs in C;
     a non-text item or a false alarm only sends the values down the general path.
     """
     if prefix is None or not texts:
@@ -293,24 +308,25 @@ def may_hold_markers(texts: Iterable[Any], prefix: Optional[str]) -> bool:
 
 
 def keys_may_hold_markers(keys: Iterable[Any], prefix: Optional[str]) -> bool:
-    """may_hold_markers for map keys, which repeat from map to map: keys seen to be plain answer from a set."""
+    """may_hold_markers for map keys, which repeat from map to map: keys seen unmarked answer from a set."""
     if prefix is None or not keys:
         return False
-    plain = _PLAIN_KEYS.get(prefix)
-    if plain is not None and plain.issuperset(keys):
+    unmarked = FAST_PATHS.unmarked_keys.get(prefix)
+    if unmarked is not None and unmarked.issuperset(keys):
         return False
     if may_hold_markers(keys, prefix):
         return True
-    if plain is None or len(plain) > _PLAIN_KEYS_LIMIT:
-        plain = _PLAIN_KEYS[prefix] = set()
-    plain.update(keys)
+    if unmarked is None or len(unmarked) > _UNMARKED_KEYS_LIMIT:
+        unmarked = FAST_PATHS.unmarked_keys[prefix] = set()
+    unmarked.update(keys)
     return False
 
 
 def only_values(maps: Sequence[Mapping]) -> bool:
     """Whether the maps hold only scalars, no null."""
+    value_types = FAST_PATHS.value_types
     for mapping in maps:
-        if not VALUE_TYPES.issuperset(map(type, mapping.values())):
+        if not value_types.issuperset(map(type, mapping.values())):
             return False
     return True
 

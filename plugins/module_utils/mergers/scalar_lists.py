@@ -15,9 +15,9 @@ an item Unique matched stays where its most specific occurrence is).
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.kinds import MAP, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.kinds import FAST_PATHS, MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.knockout import (
     ItemKnockouts, is_marker, knockout_text, knocks, unmark,
 )
@@ -28,10 +28,12 @@ from ansible_collections.strata.hier.plugins.module_utils.mergers.base import (
     canonical_name, general_first,
 )
 
+if TYPE_CHECKING:
+    from ansible_collections.strata.hier.plugins.module_utils.merging import MergeRun
+    from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
+
 UNIQUE = 'Unique'
 SUM = 'Sum'
-PLAIN_SCALARS = frozenset((str, int, float))
-"""Items of these exact types are compared as they are (``freeze`` gives the value itself; booleans differ)."""
 
 
 class ScalarListMerger(Merger):
@@ -50,7 +52,8 @@ class ScalarListMerger(Merger):
     def _settle(self) -> None:
         self.settle('order', canonical_name(self.order, ORDERS, 'merge option array_order value'))
 
-    def merge(self, run: Any, path: Tuple[Any, ...], values: List[Any], strategy: Any, depth: int) -> list:
+    def merge(self, run: MergeRun, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy,
+              depth: int) -> list:
         if depth > MAX_DEPTH:
             raise too_deep(path)
         picker = _Picker(self, run)
@@ -58,7 +61,7 @@ class ScalarListMerger(Merger):
         starts: List[int] = []
         for items in values[self.takes]:
             starts.append(len(result))
-            if run.provenance is None and picker.takes_plain_layer(items, result):
+            if run.fast and picker.takes_layer_fast(items, result):
                 continue
             for position, item in enumerate(items):
                 if picker.keeps(item, items, position):
@@ -76,7 +79,8 @@ class ScalarListMerger(Merger):
         return result
 
 
-def _merge_whole(run: Any, path: Tuple[Any, ...], item: Any, strategy: Any, depth: int, index: int) -> Any:
+def _merge_whole(run: MergeRun, path: Tuple[Any, ...], item: Any, strategy: MergeStrategy, depth: int,
+                 index: int) -> Any:
     """A map or list item of a list mixing scalars and containers, taken whole; with provenance, what it holds
     is noted under its index (``index``: in the order the layers came, _Picker.note renumbers it)."""
     if run.provenance is None:
@@ -105,7 +109,7 @@ class _Picker:
     """Which items of the layers, most specific first, a merged list keeps: not markers, not knocked
     out by a more specific layer, and with Unique not seen before."""
 
-    def __init__(self, merger: ScalarListMerger, run: Any) -> None:
+    def __init__(self, merger: ScalarListMerger, run: MergeRun) -> None:
         self.merger = merger
         self.run = run
         self.prefix = merger.knockout_prefix
@@ -115,10 +119,10 @@ class _Picker:
         self.maps: Optional[ItemKnockouts] = None
         self.noted: Optional[_Noted] = None if run.provenance is None else _Noted()
 
-    def takes_plain_layer(self, items: List[Any], result: List[Any]) -> bool:
-        """The hot path: a layer of builtin text and numbers, no knockout among them or pending, each kept
+    def takes_layer_fast(self, items: List[Any], result: List[Any]) -> bool:
+        """The fast path: a layer of plain text and numbers, no knockout among them or pending, each kept
         unless Unique saw it (such items are their own identity and knockout text). False: not such a layer."""
-        if self.knocked or not PLAIN_SCALARS.issuperset(map(type, items)):
+        if self.knocked or not FAST_PATHS.plain_scalars.issuperset(map(type, items)):
             return False
         if may_hold_markers(items, self.prefix):
             return False

@@ -17,8 +17,9 @@ class ScalarMerger(Record):
     def merge(self, values: List[Any]) -> Any:
         return values[0]
 
-    def sources(self, indexes: List[int], value: Any = None) -> List[int]:
+    def sources(self, indexes: List[int]) -> List[int]:
         return indexes[:1]
 
-    def describe(self) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    def strategy_keys(self) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """None: scalars merge alike under every strategy."""
         return {}, {}

@@ -55,7 +55,7 @@ def secret():
     identity.register_opaque(Secret, lambda value: value.ciphertext)
     yield Secret('$ANSIBLE_VAULT;1.1;AES256;0123')
     del identity._OPAQUE[Secret]      # pylint: disable=protected-access
-    identity._IDENTITY_BY_TYPE.pop(Secret, None)      # pylint: disable=protected-access
+    identity.FAST_PATHS.forget_identities()
 
 
 # ---- type

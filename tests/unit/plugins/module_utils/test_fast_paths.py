@@ -12,61 +12,20 @@ change.
 
 from __future__ import annotations
 
-import contextlib
 from unittest import mock
 
 from hypothesis import given, settings, strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils import identity, kinds
+from ansible_collections.strata.hier.plugins.module_utils.kinds import FAST_PATHS
 from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.mergers import hash_arrays, maps, scalar_lists
+from ansible_collections.strata.hier.plugins.module_utils.mergers import maps, scalar_lists
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
-from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_rules, extended_specs
 
 
-class _Forgetful(dict):
-    """A type cache that never remembers: family_of classifies every value by isinstance."""
-
-    def __setitem__(self, key, value):
-        pass
-
-
-class _ForgetfulSet(set):
-    """A type set that never remembers: kind_of checks every item by family_of."""
-
-    def add(self, element):
-        pass
-
-
-def _never():
-    """A settled flag switched off: instances keep writing it, every read gives False."""
-    return property(lambda self: False, lambda self, settled: None)
-
-
-@contextlib.contextmanager
-def general_path(rules):
-    """Every fast path of the engine off."""
-    with contextlib.ExitStack() as stack:
-        stack.enter_context(mock.patch.object(maps, 'may_hold_markers', lambda keys, prefix: True))
-        stack.enter_context(mock.patch.object(maps, 'keys_may_hold_markers', lambda keys, prefix: True))
-        stack.enter_context(mock.patch.object(hash_arrays, 'may_hold_markers', lambda texts, prefix: True))
-        stack.enter_context(mock.patch.object(maps, 'VALUE_TYPES', frozenset()))
-        stack.enter_context(mock.patch.object(kinds, 'MAP_TYPES', _ForgetfulSet()))
-        # family_of, forgetting, meets null as a new scalar type: the real type sets must not learn it
-        # (VALUE_TYPES holding null would send maps with nulls down the wide-map path, for later examples too)
-        stack.enter_context(mock.patch.object(kinds, 'SCALAR_TYPES', _ForgetfulSet()))
-        stack.enter_context(mock.patch.object(kinds, 'VALUE_TYPES', _ForgetfulSet()))
-        stack.enter_context(mock.patch.object(maps, 'SCALAR_TYPES', frozenset()))
-        stack.enter_context(mock.patch.object(MergeStrategy, 'is_whole', _never(), create=True))
-        stack.enter_context(mock.patch.object(kinds, '_FAMILY_BY_TYPE', _Forgetful()))
-        stack.enter_context(mock.patch.object(identity, '_IDENTITY_BY_TYPE', _Forgetful()))
-        stack.enter_context(mock.patch.object(maps, '_PLAIN_MAPS', frozenset()))
-        stack.enter_context(mock.patch.object(scalar_lists, 'PLAIN_SCALARS', frozenset()))
-        stack.enter_context(mock.patch.object(hash_arrays, 'PLAIN_SCALARS', frozenset()))
-        stack.enter_context(mock.patch.object(
-            hash_arrays, '_one_key_tuple', lambda key, freeze, item, view: hash_arrays.item_tuple(view, (key,), freeze)))
-        yield
+def general_path():
+    """Every fast path of the engine off: the core's one switch."""
+    return FAST_PATHS.general()
 
 
 SCALARS = st.one_of(st.sampled_from(['p', 'q', 'P', '--p', '--q', '!p', 'Name', '']), st.integers(-2, 2),
@@ -120,7 +79,7 @@ def outcome(function, values, rules, *args):
 
 def both_paths(function, values, rules, *args):
     fast = outcome(function, values, rules, *args)
-    with general_path(rules):
+    with general_path():
         general = outcome(function, values, rules, *args)
     return fast, general
 
@@ -178,13 +137,20 @@ def test_explain_merges_as_a_lookup_without_it(values, spec, lookup_options, cas
     assert repr(outcome(_explaining, values, rules, path)) == repr(outcome(merge_layers, values, rules, path))
 
 
+def _type_caches():
+    return (dict(FAST_PATHS.family_by_type), set(FAST_PATHS.scalar_types), set(FAST_PATHS.value_types),
+            set(FAST_PATHS.map_types), dict(FAST_PATHS.identity_by_type))
+
+
 def test_the_general_path_leaves_the_type_sets_as_they_were():
-    before = (set(kinds.SCALAR_TYPES), set(kinds.VALUE_TYPES), set(kinds.MAP_TYPES))
+    before = _type_caches()
     rules = MergeRules('deep')
-    with general_path(rules):
+    with general_path():
+        assert not FAST_PATHS.on and not FAST_PATHS.scalar_types and not FAST_PATHS.family_by_type
         merge_layers([{'a': None, 'b': {'c': None}, 'l': [None, 'x']}, {'a': 1, 'b': {'c': 2}, 'l': ['y']}], rules)
-    assert (set(kinds.SCALAR_TYPES), set(kinds.VALUE_TYPES), set(kinds.MAP_TYPES)) == before
-    assert type(None) not in kinds.VALUE_TYPES
+        assert not FAST_PATHS.family_by_type and not FAST_PATHS.scalar_types     # it learned nothing either
+    assert FAST_PATHS.on and _type_caches() == before
+    assert type(None) not in FAST_PATHS.value_types
 
 
 def test_a_null_in_a_wide_map_is_not_found_after_the_general_path_ran():
@@ -206,7 +172,7 @@ def test_general_path_is_really_taken():
     with mock.patch.object(maps.MapMerger, '_merge_key', autospec=True, side_effect=maps.MapMerger._merge_key) as key:
         assert merge_layers(layers, rules).value == {'a': {'x': 1, 'y': 2}, 'b': 'text'}
         assert not key.called
-        with general_path(rules):
+        with general_path():
             assert merge_layers(layers, rules).value == {'a': {'x': 1, 'y': 2}, 'b': 'text'}
         assert key.called
 
@@ -224,7 +190,7 @@ def test_general_path_is_really_taken_by_lists_and_hash_arrays():
         with mock.patch.object(*method, autospec=True, side_effect=getattr(*method)) as general:
             assert merge_layers(layers, rules).value == expected
             fast_calls = general.call_count
-            with general_path(rules):
+            with general_path():
                 assert merge_layers(layers, rules).value == expected
             assert general.call_count - fast_calls > fast_calls
 
@@ -236,10 +202,11 @@ def test_wide_maps_of_scalars_merge_by_dict_operations():
     general = {'k%d' % index: -index for index in range(12, 4, -1)}
     layers = [{'a': specific}, {'a': general}]
     expected = ['k%d' % index for index in range(8)] + ['k12', 'k11', 'k10', 'k9', 'k8']
-    with mock.patch.object(maps, 'collect_simple', wraps=maps.collect_simple) as collect:
+    with mock.patch.object(maps, 'collect_simple', wraps=maps.collect_simple) as simple, \
+            mock.patch.object(maps.MapMerger, 'collect', autospec=True, side_effect=maps.MapMerger.collect) as collect:
         merged = merge_layers(layers, rules).value['a']
-        assert not collect.called
-        with general_path(rules):
+        assert not simple.called and collect.call_count == 1      # the top level's keys only
+        with general_path():
             assert merge_layers(layers, rules).value['a'] == merged
-        assert collect.called
+        assert collect.call_count == 3      # 'a' went key by key too
     assert list(merged) == expected and merged == {key: specific.get(key, general.get(key)) for key in expected}

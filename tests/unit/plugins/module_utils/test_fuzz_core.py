@@ -173,7 +173,7 @@ def honours_the_contract(function, *args, markers=None):
 
 def _markers_of(rules_):
     """The knockout marker forms to look for: only when every rule takes Datum's syntax and one prefix."""
-    strategies = [rules_.default[0]] + [strategy for strategy, _name in rules_.all_rules()]
+    strategies = [rules_.default.strategy] + [rule.strategy for rule in rules_.all_rules()]
     prefixes = {strategy.knockout_prefix for strategy in strategies}
     if len(prefixes) != 1 or None in prefixes:
         return None

@@ -163,7 +163,7 @@ class TestNesting:
         role = [{'Name': 'Putty'}, {'Name': 'Git', 'Ensure': 'Present'}]
         assert merged(node, role, rules=rules, path='Packages') == [{'name': 'Git', 'Version': '2', 'Ensure': 'Present'}]
         # keys stay case-sensitive by default
-        assert len(merged(node, role, rules=MergeRules(rules.explicit(('Packages',))[0]))) == 4
+        assert len(merged(node, role, rules=MergeRules(rules.explicit(('Packages',)).strategy))) == 4
 
 
 class TestSourcesAndSafety:

@@ -81,7 +81,7 @@ class TestScalarValueMatching:
 
     def test_nulls_do_not_count_and_keys_fold(self):
         assert merged([{'ip': 1, 'n': None}], [{'ip': 1}], rules=self.r) == [{'ip': 1, 'n': None}]
-        folded = MergeRules(self.r.default[0], case_insensitive_keys=True)
+        folded = MergeRules(self.r.default.strategy, case_insensitive_keys=True)
         assert merged([{'IP': 'A'}], [{'ip': 'a', 'l': [1]}], rules=folded) == [{'IP': 'A', 'l': [1]}]
 
 

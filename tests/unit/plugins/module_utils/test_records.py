@@ -98,10 +98,10 @@ def test_mergers_and_strategies_keep_value_semantics():
         PRESETS['deep'].name = 'other'      # the presets are shared by every lookup
 
 
-def test_describe_reports_options_that_differ_from_the_defaults():
+def test_strategy_keys_report_options_that_differ_from_the_defaults():
     merger = HashArrayMerger('Sum', '--', order='general_first')
-    assert merger.describe() == ({'merge_hash_array': 'Sum'}, {'array_order': 'general_first'})
-    assert MapMerger('deep', '--').describe() == ({'merge_hash': 'deep'}, {})
+    assert merger.strategy_keys() == ({'merge_hash_array': 'Sum'}, {'array_order': 'general_first'})
+    assert MapMerger('deep', '--').strategy_keys() == ({'merge_hash': 'deep'}, {})
 
 
 def test_annotations_are_read_as_strings_too():

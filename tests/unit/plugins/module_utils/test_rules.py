@@ -13,21 +13,21 @@ from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRule
 
 def test_exact_before_regex_before_default():
     rules = MergeRules('MostSpecific', {'^Sec.*': 'hash', 'Security': 'deep', '^Security/.*': 'Unique'})
-    assert rules.resolve(('Security',))[1] == 'Security'
-    assert rules.resolve(('Security',))[0].name == 'deep'
-    assert rules.resolve(('Security', 'Rules'))[1] == '^Sec.*'      # first regex in declaration order
-    assert rules.resolve(('Other',))[1] == 'default_lookup_options'
+    assert rules.resolve(('Security',)).name == 'Security'
+    assert rules.resolve(('Security',)).strategy.name == 'deep'
+    assert rules.resolve(('Security', 'Rules')).name == '^Sec.*'      # first regex in declaration order
+    assert rules.resolve(('Other',)).name == 'default_lookup_options'
     assert rules.explicit(('Other',)) is None
 
 
 def test_regex_order_is_declaration_order():
     first = MergeRules('MostSpecific', {'^Security/.*': 'Unique', '^Sec.*': 'hash'})
-    assert first.resolve(('Security', 'Rules'))[1] == '^Security/.*'
+    assert first.resolve(('Security', 'Rules')).name == '^Security/.*'
 
 
 def test_backslash_paths_accepted():
     rules = MergeRules('MostSpecific', {'SoftwareBaseline\\Packages': 'DeepTuple'})
-    assert rules.resolve(split_path('SoftwareBaseline/Packages'))[1] == 'SoftwareBaseline\\Packages'
+    assert rules.resolve(split_path('SoftwareBaseline/Packages')).name == 'SoftwareBaseline\\Packages'
     assert split_path('a\\b/c') == ('a', 'b', 'c')
     assert split_path(['a', 'b']) == ('a', 'b')
     assert split_path('') == ()
@@ -38,8 +38,8 @@ def test_keys_are_case_sensitive_unless_asked():
     assert sensitive.explicit(('packages',)) is None
     assert sensitive.explicit(('Security',)) is None
     insensitive = MergeRules('MostSpecific', {'Packages': 'DeepTuple', '^sec': 'hash'}, case_insensitive_keys=True)
-    assert insensitive.explicit(('packages',))[1] == 'Packages'
-    assert insensitive.explicit(('Security',))[1] == '^sec'
+    assert insensitive.explicit(('packages',)).name == 'Packages'
+    assert insensitive.explicit(('Security',)).name == '^sec'
 
 
 def test_unknown_strategy_in_lookup_options_names_the_rule():

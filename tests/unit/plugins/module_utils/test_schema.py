@@ -55,8 +55,7 @@ def secret():
     identity.register_opaque(Secret, lambda value: value.ciphertext)
     yield Secret('$ANSIBLE_VAULT;1.1;AES256;0123')
     del identity._OPAQUE[Secret]
-    identity._IDENTITY_BY_TYPE.clear()
-    identity._IDENTITY_BY_TYPE.update(dict.fromkeys(identity.BUILTIN_SCALARS))
+    identity.FAST_PATHS.forget_identities()
 
 
 # --- type --------------------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ def test_hier_yml(tmp_path):
     config = load_config(path, DataLoader())
     assert config.datadir == str(tmp_path / 'data')
     assert config.levels == ('Nodes/%{Name}', 'Common')
-    assert config.rules.resolve(('Packages',))[0].merge_hash_array == 'DeepTuple'
+    assert config.rules.resolve(('Packages',)).strategy.merge_hash_array == 'DeepTuple'
     assert config.case_insensitive_keys is False and config.dialect == 'hier'
 
 
@@ -41,7 +41,7 @@ def test_datum_yml(tmp_path):
     config = load_config(path, DataLoader())
     assert config.levels == ('AllNodes/%{Environment}/%{NodeName}', 'Baselines/Security')
     assert config.case_insensitive_keys and config.rules.case_insensitive_keys
-    assert config.rules.default[0].name == 'hash'
+    assert config.rules.default.strategy.name == 'hash'
     assert config.mounts == {'AllNodes': './data'} and config.datadir == str(tmp_path)
 
 
@@ -83,8 +83,8 @@ def test_datum_yml_keys_are_read_whatever_their_case(tmp_path):
                                               'Default_Lookup_Options: deep\ndefault_lookup_option: hash\n')
     config = load_config(path, DataLoader())
     assert config.levels == ('Common',)
-    assert config.rules.resolve(('Packages',))[0].merge_hash_array == 'DeepTuple'
-    assert config.rules.default[0].name == 'deep'
+    assert config.rules.resolve(('Packages',)).strategy.merge_hash_array == 'DeepTuple'
+    assert config.rules.default.strategy.name == 'deep'
     warning, = config.warnings      # printed by the plugin that reads the configuration (Source.take_warnings)
     assert "Datum.yml:4: key 'default_lookup_option' is not one Datum reads" in warning
 
