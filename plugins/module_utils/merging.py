@@ -61,9 +61,10 @@ class PathTrace:
     aloud (``MergeRules.every_path``).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, reports: bool = True) -> None:
         self._chosen: Dict[Tuple[Any, ...], Tuple[MergeStrategy, str, str]] = {}   # path -> strategy, rule, how
         self._entries: Dict[str, Dict[str, Any]] = {}
+        self._reports = reports     # False: provenance only, which reads rule_of (the entries cost a repr each)
 
     def chose(self, path: Tuple[Any, ...], strategy: MergeStrategy, rule: str,
               under: Optional[Tuple[Any, ...]] = None) -> None:
@@ -78,6 +79,8 @@ class PathTrace:
 
     def merged(self, path: Tuple[Any, ...], merger: Any, kind: str = '') -> None:
         """The values at ``path`` went to ``merger`` (None: no merger, the values being of ``kind``)."""
+        if not self._reports:
+            return
         strategy, rule, how = self._chosen[path]
         entry: Dict[str, Any] = {'path': shown_path(path), 'type': kind if merger is None else merger.VALUES,
                                  'strategy': strategy.name, 'rule': rule, 'how': how}
@@ -175,8 +178,8 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), expla
     layers = [index for index, value in enumerate(values) if value is not None]
     if not layers:
         return MergeResult(None, False, strategy, rule, [], paths=[] if explain else None)
-    explain = explain or provenance
-    run = MergeRun(rules.every_path(), values, PathTrace(), _provenance(values) if provenance else None) \
+    reports, explain = explain, explain or provenance
+    run = MergeRun(rules.every_path(), values, PathTrace(reports), _provenance(values) if provenance else None) \
         if explain else MergeRun(rules, values)
     family = family_of(values[layers[0]])
     kept = [index for index in layers if family_of(values[index]) is family]
@@ -191,7 +194,7 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), expla
     else:
         value = run.merge(keys, found, strategy, 0, family)
         sources = strategy.sources(found[0], kept)
-    result = MergeResult(value, True, strategy, rule, sources, run.warnings, run.trace.report() if explain else None)
+    result = MergeResult(value, True, strategy, rule, sources, run.warnings, run.trace.report() if reports else None)
     if run.provenance is not None:
         _note_root(run.provenance, keys, [(run.provenance.layer_place(index), values[index]) for index in layers],
                    value)
