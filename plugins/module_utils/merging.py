@@ -65,9 +65,10 @@ class PathTrace:
     aloud (``MergeRules.every_path``).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, reports: bool = True) -> None:
         self._chosen: Dict[Tuple[Any, ...], Tuple[MergeStrategy, str, str]] = {}   # path -> strategy, rule, how
         self._entries: Dict[str, Dict[str, Any]] = {}
+        self._reports = reports     # False: provenance only, which reads rule_of (the entries cost a repr each)
 
     def chose(self, path: Tuple[Any, ...], strategy: MergeStrategy, rule: str,
               under: Optional[Tuple[Any, ...]] = None) -> None:
@@ -82,6 +83,8 @@ class PathTrace:
 
     def merged(self, path: Tuple[Any, ...], merger: Optional[Merger], kind: str = '') -> None:
         """The values at ``path`` went to ``merger`` (None: no merger, the values being of ``kind``)."""
+        if not self._reports:
+            return
         strategy, rule, how = self._chosen[path]
         entry: Dict[str, Any] = {'path': shown_path(path), 'type': kind if merger is None else merger.VALUES,
                                  'strategy': strategy.name, 'rule': rule, 'how': how}
@@ -192,7 +195,7 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), expla
         _trace_root(run.trace, keys, rule, family)
     value, sources = _merge_root(run, keys, rule.strategy, [values[index] for index in kept], kept, family)
     result = MergeResult(value, True, rule.strategy, rule.name, sources, run.warnings,
-                         None if run.trace is None else run.trace.report())
+                         run.trace.report() if explain else None)
     if run.provenance is not None:
         _note_root(run.provenance, keys, [(run.provenance.layer_place(index), values[index]) for index in layers],
                    value)
@@ -201,10 +204,11 @@ def merge_layers(values: Sequence[Any], rules: MergeRules, path: Any = (), expla
 
 
 def _start_run(rules: MergeRules, values: Sequence[Any], explain: bool, provenance: bool) -> MergeRun:
-    """The run of a lookup: with a PathTrace when it explains or notes provenance (its rules come from the trace)."""
+    """The run of a lookup: with a PathTrace when it explains or notes provenance (its rules come from the trace;
+    provenance alone reads only the strategy of each path, not explain's report of them)."""
     if not (explain or provenance):
         return MergeRun(rules, values)
-    return MergeRun(rules.every_path(), values, PathTrace(), _provenance(values) if provenance else None)
+    return MergeRun(rules.every_path(), values, PathTrace(explain), _provenance(values) if provenance else None)
 
 
 def _merge_root(run: MergeRun, keys: Tuple[Any, ...], strategy: MergeStrategy, found: List[Any], kept: List[int],

@@ -23,29 +23,35 @@ item's merge so its records get the index.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from functools import partial
+from operator import itemgetter
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH
 
 Path = Tuple[Any, ...]
 
 
-class Place:
-    """A spot in a layer's value: the layer (its index, most specific first) and the keys and indexes inside it."""
+class Place(tuple):
+    """A spot in a layer's value: the layer (its index, most specific first) and the keys and indexes inside it.
 
-    __slots__ = ('layer', 'path')
+    A tuple ``(layer, path)``: a merge makes one per key it notes, a report looks each up, so they are made and
+    hashed in C (``_place``)."""
 
-    def __init__(self, layer: int, path: Path) -> None:
-        self.layer, self.path = layer, path
+    __slots__ = ()
 
-    def __eq__(self, other: Any) -> bool:
-        return isinstance(other, Place) and (self.layer, self.path) == (other.layer, other.path)
+    def __new__(cls, layer: int, path: Path) -> 'Place':
+        return tuple.__new__(cls, (layer, path))
 
-    def __hash__(self) -> int:
-        return hash((self.layer, self.path))
+    layer = property(itemgetter(0), doc='the index of the layer, most specific first')
+    path = property(itemgetter(1), doc='the keys and list indexes inside the layer value')
 
     def __repr__(self) -> str:
-        return 'Place(%d, %r)' % (self.layer, self.path)
+        return 'Place(%d, %r)' % self
+
+
+_place: Callable[[Tuple[int, Path]], Place] = partial(tuple.__new__, Place)
+"""Place((layer, path)) without a call of Python code."""
 
 
 class Removal:
@@ -88,16 +94,19 @@ class Provenance:
         self._items: List[Tuple[Path, int]] = []      # hash-array items being merged: (array's path, index)
 
     def _index(self, value: Any, place: Place, depth: int) -> None:
-        if depth > MAX_DEPTH or id(value) in self._places:     # a YAML alias: its first place
-            return
-        if isinstance(value, dict):
-            self._places[id(value)] = place
-            for key, item in value.items():
-                self._index(item, Place(place.layer, place.path + (key,)), depth + 1)
-        elif isinstance(value, list):
-            self._places[id(value)] = place
-            for position, item in enumerate(value):
-                self._index(item, Place(place.layer, place.path + (position,)), depth + 1)
+        """Every map and list of a layer value by identity, with its place (a YAML alias: its first place)."""
+        places, layer = self._places, place.layer
+        pending = [(value, place.path)] if isinstance(value, _CONTAINERS) else []
+        while pending:
+            value, path = pending.pop()
+            if len(path) + depth > MAX_DEPTH or id(value) in places:
+                continue
+            places[id(value)] = _place((layer, path))
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            children = [(item, path + (key,)) for key, item in items if isinstance(item, _CONTAINERS)]
+            if children:
+                children.reverse()      # taken from the end: in the order the value reads
+                pending.extend(children)
 
     def layer_place(self, index: int) -> Place:
         """The place of a whole layer value."""
@@ -109,12 +118,17 @@ class Provenance:
         place = self._places.get(id(container))
         if place is None or key is None:
             return place
-        return Place(place.layer, place.path + (key,))
+        return _place((place[0], place[1] + (key,)))
 
     def shown(self, path: Path) -> Path:
         """A path as the merged value reads it: the indexes of the hash-array items being merged put in."""
         if not self._items:
             return path
+        if len(self._items) == 1:       # the usual case: one hash array's item
+            array, index = self._items[0]
+            size = len(array)
+            head = tuple(path[:size])
+            return head + (index,) + tuple(path[size:]) if head == array else tuple(path)
         shown = list(path)
         inserted = 0
         for array, index in self._items:
@@ -142,7 +156,20 @@ class Provenance:
 
     def key(self, path: Path, definitions: List[Tuple[Place, Any]], value: Any) -> None:
         """The key at ``path`` (rules' form) is defined at each place (most specific first) with each value."""
-        self._note(path, definitions, value)
+        self.entries[self.shown(path) if self._items else path] = Entry(definitions[0][0] if definitions else None,
+                                                                        definitions, path, value)
+
+    def map_key(self, path: Path, maps: Sequence[Any], supplied: Sequence[int], found: Sequence[Any],
+                value: Any) -> None:
+        """key() of a key written ``path[-1]`` in each map of ``maps`` that ``supplied`` names, with the values
+        ``found`` (keys as written: a map merger's hot path)."""
+        key, places = path[-1], self._places
+        definitions = []
+        for index, defined in zip(supplied, found):
+            place = places.get(id(maps[index]))
+            definitions.append((None if place is None else _place((place[0], place[1] + (key,))), defined))
+        self.entries[self.shown(path) if self._items else path] = Entry(definitions[0][0] if definitions else None,
+                                                                        definitions, path, value)
 
     def item(self, path: Path, place: Optional[Place], value: Any, dropped: Sequence[Place] = ()) -> None:
         """Item ``path[-1]`` of the list at ``path[:-1]`` was taken from ``place``; ``dropped``: less specific copies
@@ -200,4 +227,7 @@ class Provenance:
 
 
 def _is_container(value: Any) -> bool:
-    return isinstance(value, (dict, list))
+    return isinstance(value, _CONTAINERS)
+
+
+_CONTAINERS = (dict, list)

@@ -417,13 +417,26 @@ class _Locator:
         self._hierarchy, self._read, self._segments = hierarchy, read, segments
         self._positions = hierarchy.positions()
         self._layers: Dict[int, Tuple[Any, ...]] = {}
-        self._located: Dict[Tuple[int, Tuple[Any, ...]], Dict[str, Any]] = {}
+        self._located: Dict[int, Dict[Tuple[Any, ...], Dict[str, Any]]] = {}    # layer -> its places located
 
     def locate(self, place: Any) -> Dict[str, Any]:
-        """Where a place is: the same dict for the same place (callers copy it)."""
-        located = self._located.get((place.layer, place.path))
+        """Where a place is: the same dict for the same place, for every host reading the file (callers copy it)."""
+        located = self._located.get(place[0])
         if located is None:
-            located = self._located[(place.layer, place.path)] = self._locate(place)
+            located = self._layer_located(place[0])
+        found = located.get(place[1])
+        if found is None:
+            found = located[place[1]] = self._locate(place)
+        return found
+
+    def _layer_located(self, index: int) -> Dict[Tuple[Any, ...], Dict[str, Any]]:
+        """The places of a layer located so far: kept with the file's positions (a folder's: for this lookup)."""
+        layer = self._layers.get(index) or self._layer(index)
+        if layer[0] is None or layer[5]:
+            located: Dict[Tuple[Any, ...], Dict[str, Any]] = {}
+        else:
+            located = self._positions.memo(layer[0], ('located',) + layer[1:5])
+        self._located[index] = located
         return located
 
     def _locate(self, place: Any) -> Dict[str, Any]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.identity import shown, shown_path
-from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, MAP, family_of
+from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.provenance import Entry, Place, Provenance
 
 Located = Dict[str, Any]
@@ -36,48 +36,52 @@ def provenance_report(value: Any, provenance: Provenance, locate: Callable[[Plac
     """The records of a merged value, in the order of the value (the looked-up path first)."""
     report: Dict[str, Any] = {}
     entries = provenance.entries
-    for path in _paths(value, root):
+    for path, text in _paths(value, root):
         entry = entries.get(path)
         if entry is not None:
-            report[_shown(path)] = _record(path, entry, provenance, locate, rule_of)
+            report[text] = _record(path, entry, provenance, locate, rule_of)
     return report
 
 
-def _shown(path: Tuple[Any, ...]) -> str:
-    """shown_path, at the cost of a join for the usual paths (text keys and list indexes)."""
-    if _PLAIN_PARTS.issuperset(map(type, path)):
-        return '/'.join(map(str, path))
-    return shown_path(path)
-
-
-_PLAIN_PARTS = frozenset((str, int))
-
-
-def _paths(value: Any, root: Tuple[Any, ...]) -> List[Tuple[Any, ...]]:
-    """Every path of the value in the order the value reads, top to bottom (a map's key before what it holds)."""
+def _paths(value: Any, root: Tuple[Any, ...]) -> List[Tuple[Tuple[Any, ...], str]]:
+    """Every path of the value (with its text, identity.shown_path's) in the order the value reads, top to bottom
+    (a map's key before what it holds)."""
     paths = []
-    pending = [(value, root)]
+    pending = [(value, root, shown_path(root))]
     while pending:
-        current, at = pending.pop()
-        paths.append(at)
-        family = family_of(current)
-        if family is MAP:
-            pending.extend(reversed([(item, at + (key,)) for key, item in current.items()]))
-        elif family is LIST:
-            pending.extend(reversed([(item, at + (index,)) for index, item in enumerate(current)]))
+        current, at, text = pending.pop()
+        paths.append((at, text))
+        family = _FAMILIES.get(type(current)) or family_of(current)
+        if family is SCALAR:
+            continue
+        prefix = text + '/' if at else ''
+        parts = current.items() if family is MAP else enumerate(current)
+        pending.extend(reversed([(item, at + (key,), prefix + (key if type(key) is str else _part(key)))
+                                 for key, item in parts]))
     return paths
+
+
+_FAMILIES = {str: SCALAR, int: SCALAR, float: SCALAR, bool: SCALAR, type(None): SCALAR, dict: MAP, list: LIST}
+"""family_of's answers for the usual types, without the call."""
+
+
+def _part(key: Any) -> str:
+    return str(key) if type(key) is int else shown_path((key,))
 
 
 def _record(path: Tuple[Any, ...], entry: Entry, provenance: Provenance, locate: Callable[[Place], Located],
             rule_of: Callable[[Tuple[Any, ...]], Dict[str, Any]]) -> Dict[str, Any]:
-    scalar = family_of(entry.value) not in (MAP, LIST)
+    value = entry.value
+    scalar = (_FAMILIES.get(type(value)) or family_of(value)) is SCALAR
     where = locate(entry.place) if entry.place is not None else _UNKNOWN
-    record = {'value': entry.value} if scalar and 'withheld' not in where else {}
-    record.update(where)
-    record.update(rule_of(entry.rule_path))
-    others = [(place, value) for place, value in entry.definitions[1:] if place is not None]
-    if others:
-        record.update(_others(path, others, scalar, provenance, locate))
+    if scalar and 'withheld' not in where:
+        record = {'value': value, **where, **rule_of(entry.rule_path)}
+    else:
+        record = {**where, **rule_of(entry.rule_path)}
+    if len(entry.definitions) > 1:
+        others = [(place, value) for place, value in entry.definitions[1:] if place is not None]
+        if others:
+            record.update(_others(path, others, scalar, provenance, locate))
     if entry.removed:
         record['removed'] = [_removal(removal, locate) for removal in entry.removed]
     return record
@@ -92,7 +96,7 @@ def _others(path: Tuple[Any, ...], others: List[Tuple[Place, Any]], scalar: bool
     used = provenance.used_layers(path)
     fields: Dict[str, Any] = {}
     for place, value in others:
-        fields.setdefault('merged' if place.layer in used else 'shadowed', []).append(
+        fields.setdefault('merged' if place[0] in used else 'shadowed', []).append(
             _definition(place, value, locate, False))
     return fields
 
@@ -102,12 +106,11 @@ _UNKNOWN: Located = {'file': None, 'line': None}
 
 def _definition(place: Place, value: Any, locate: Callable[[Place], Located], scalar: bool) -> Dict[str, Any]:
     where = locate(place)
-    shown = {'file': where['file'], 'line': where.get('line')}
-    if where.get('withheld'):
-        shown['withheld'] = True
-    elif scalar:
-        shown['value'] = value
-    return shown
+    if 'withheld' in where:
+        return {'file': where['file'], 'line': where.get('line'), 'withheld': True}
+    if scalar:
+        return {'file': where['file'], 'line': where.get('line'), 'value': value}
+    return {'file': where['file'], 'line': where.get('line')}
 
 
 def _removal(removal: Any, locate: Callable[[Place], Located]) -> Dict[str, Any]:

@@ -31,7 +31,8 @@ class Positions:
     """
 
     def __init__(self, case_insensitive: bool = False) -> None:
-        self._files: Dict[str, Tuple[Tuple[int, int], Any, Dict[Any, Any]]] = {}   # stamp, root node, spans
+        # file -> its stamp, root node, spans (per key path) and the callers' memos (``memo``)
+        self._files: Dict[str, Tuple[Tuple[int, int], Any, Dict[Any, Any], Dict[Any, Any]]] = {}
         self._checked: Dict[str, Any] = {}      # this pass: file -> its entry of _files
         self._case_insensitive = case_insensitive
 
@@ -42,6 +43,15 @@ class Positions:
         """(line, column), 1-based, of the key or list item at ``keys`` in the file (a list item: its first line);
         (None, None) when unknown, or with ``deepest`` that of the deepest of the keys found."""
         return self.span(path, keys, deepest)[:2]
+
+    def memo(self, path: str, key: Any) -> Dict[Any, Any]:
+        """A dict for what a caller works out from the file's positions, one per ``key``, emptied when the file
+        changes (provenance: where each place of a layer is, for every host reading the file)."""
+        memos = (self._checked.get(path) or self._entry(path))[3]
+        found = memos.get(key)
+        if found is None:
+            found = memos[key] = {}
+        return found
 
     def span(self, path: str, keys: Sequence[Any],
              deepest: bool = False) -> Tuple[Optional[int], Optional[int], Optional[int]]:
@@ -87,7 +97,7 @@ class Positions:
                     return key_node, value_node
         return None
 
-    def _entry(self, path: str) -> Tuple[Tuple[int, int], Any, Dict[Any, Any]]:
+    def _entry(self, path: str) -> Tuple[Tuple[int, int], Any, Dict[Any, Any], Dict[Any, Any]]:
         try:
             stat = os.stat(path)
             stamp = (stat.st_size, stat.st_mtime_ns)
@@ -95,7 +105,7 @@ class Positions:
             stamp = (-1, -1)
         entry = self._files.get(path)
         if entry is None or entry[0] != stamp:
-            entry = self._files[path] = (stamp, _compose(path) if stamp[0] >= 0 else None, {})
+            entry = self._files[path] = (stamp, _compose(path) if stamp[0] >= 0 else None, {}, {})
         self._checked[path] = entry
         return entry
 

@@ -246,21 +246,35 @@ class _TracedDeep:
                           smark.removed + dmark.removed)
 
     def _merge_list(self, source: list, smark: Mark, dest: Any, dmark: Mark) -> Tuple[Any, Mark]:
-        prefix, removals = self.prefix, []
-        if prefix and prefix in [item for item in source if isinstance(item, str)]:
-            marker = smark.items[next(index for index, item in enumerate(source) if item == prefix
-                                      and isinstance(item, str))]
-            removals = _removals(dest, dmark, marker.place)
-            dest, dmark = _cleared(dest, dmark)
-            kept = [index for index, item in enumerate(source) if item != prefix or not isinstance(item, str)]
-            marks = smark.items
-            source[:], marks[:] = [source[index] for index in kept], [marks[index] for index in kept]
+        removals: List[Removal] = []
+        if self.prefix and self.prefix in [item for item in source if isinstance(item, str)]:
+            dest, dmark, removals = self._clear_by_marker(source, smark, dest, dmark)
         if not isinstance(dest, list):
             value, mark = self._overwrite(source, smark, dest, dmark)
             mark.removed = mark.removed + removals
             return value, mark
-        if prefix:
+        if self.prefix:
             self._knock_out(source, smark.items, dest, dmark.items, removals)
+        merged, marks = self._merged_items(source, smark, dest, dmark)
+        mark = _list_mark(smark, marks, dmark)
+        mark.removed += removals
+        return merged, mark
+
+    def _clear_by_marker(self, source: list, smark: Mark, dest: Any, dmark: Mark) -> Tuple[Any, Mark, List[Removal]]:
+        """The bare knockout prefix as an item of ``source``: it clears ``dest`` (each removal noted with the
+        marker's place) and leaves ``source`` (and its marks)."""
+        prefix = self.prefix
+        marker = smark.items[next(index for index, item in enumerate(source) if item == prefix
+                                  and isinstance(item, str))]
+        removals = _removals(dest, dmark, marker.place)
+        dest, dmark = _cleared(dest, dmark)
+        kept = [index for index, item in enumerate(source) if item != prefix or not isinstance(item, str)]
+        marks = smark.items
+        source[:], marks[:] = [source[index] for index in kept], [marks[index] for index in kept]
+        return dest, dmark, removals
+
+    def _merged_items(self, source: list, smark: Mark, dest: list, dmark: Mark) -> Tuple[List[Any], List[Mark]]:
+        """The items of two lists merged (by position for hash arrays, else a union), sorted when Hiera sorts."""
         if self.merger.merge_hash_arrays and all(isinstance(item, dict) for item in source + dest):
             merged, marks = self._by_position(source, smark.items, dest, dmark.items)
         else:
@@ -268,9 +282,7 @@ class _TracedDeep:
         if self.merger.sort_merged_arrays:
             pairs = ruby_sort(list(zip(merged, marks)), key=lambda pair: pair[0])
             merged, marks = [item for item, _mark in pairs], [mark for _item, mark in pairs]
-        mark = _list_mark(smark, marks, dmark)
-        mark.removed += removals
-        return merged, mark
+        return merged, marks
 
     def _knock_out(self, source: list, smarks: List[Mark], dest: list, dmarks: List[Mark],
                    removals: List[Removal]) -> None:

@@ -110,13 +110,15 @@ class MapMerger(Merger):
         key = path[-1]
         if not found:
             supplied, found = [next(index for index, mapping in enumerate(maps) if key in mapping)], [None]
-        provenance.key(path, self._definitions(provenance, maps, key, supplied, found), value)
+        if self.case_insensitive:
+            provenance.key(path, self._definitions(provenance, maps, key, supplied, found), value)
+        else:
+            provenance.map_key(path, maps, supplied, found, value)
 
     def _definitions(self, provenance: Any, maps: List[Any], key: Any, supplied: List[int],
                      found: List[Any]) -> List[Tuple[Any, Any]]:
-        """Provenance: the places of a key's values (most specific first), the key as each map writes it."""
-        if not self.case_insensitive:
-            return [(provenance.place_of(maps[index], key), value) for index, value in zip(supplied, found)]
+        """Provenance: the places of a key's values (most specific first), the key as each map writes it (keys
+        compared case-insensitively: with keys as written, Provenance.map_key)."""
         folded, spellings = self.fold_key(key), {}
         definitions = []
         for index, value in zip(supplied, found):       # a map may write the key twice (a, A): in order
@@ -245,6 +247,9 @@ class MapMerger(Merger):
             entries = collect_simple(maps)
             if not keys_may_hold_markers(entries, self.knockout_prefix):
                 return entries, None, None
+        elif FAST_PATHS.on and self.keys_as_written \
+                and not any(keys_may_hold_markers(mapping, self.knockout_prefix) for mapping in maps):
+            return collect_tracked(maps)        # provenance's fast path: what _Collected gives when nothing knocks out
         collected = _Collected(self, track)
         for index, mapping in enumerate(maps):
             collected.add(index, mapping)
@@ -329,6 +334,23 @@ def only_values(maps: Sequence[Mapping]) -> bool:
         if not value_types.issuperset(map(type, mapping.values())):
             return False
     return True
+
+
+def collect_tracked(maps: Sequence[Mapping]) -> Tuple[Dict[Any, List[Any]], None, Dict[Any, List[int]]]:
+    """collect's answer with tracking, without knockout or case folding (nulls as _Collected reads them)."""
+    entries: Dict[Any, List[Any]] = {}
+    supplied: Dict[Any, List[int]] = {}
+    for index, mapping in enumerate(maps):
+        for key, value in mapping.items():
+            values = entries.get(key)
+            if values is None:
+                values, indexes = entries[key], supplied[key] = [], []
+            else:
+                indexes = supplied[key]
+            if value is not None:
+                values.append(value)
+                indexes.append(index)
+    return entries, None, supplied
 
 
 def collect_simple(maps: Sequence[Mapping]) -> Dict[Any, List[Any]]:

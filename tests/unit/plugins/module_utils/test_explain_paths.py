@@ -137,3 +137,16 @@ def test_case_insensitive_keys_as_datum_compares_them():
 def test_without_explain_nothing_is_noted():
     result = merge_layers([{'servers': ['b']}, {'servers': ['a']}], MergeRules('deep'), 'ntp')
     assert result.paths is None and result.value == {'servers': ['b', 'a']}
+
+
+def test_provenance_alone_chooses_strategies_but_reports_no_paths():
+    """Provenance reads the rule of each path (PathTrace.rule_of), not explain's report of them: a merge with
+    provenance and without explain builds no report (one repr per merged path)."""
+    layers = [{'ntp': {'servers': ['b']}}, {'ntp': {'servers': ['a']}}]
+    rules = MergeRules('deep', {'ntp/servers': 'Unique'})
+    result = merge_layers(layers, rules, (), provenance=True)
+    assert result.paths is None and result.value == {'ntp': {'servers': ['b', 'a']}}
+    assert result.trace.rule_of(('ntp', 'servers', 0)) == ('ntp/servers', 'rule')
+    assert result.trace.rule_of(('ntp', 'x')) == ('default_lookup_options', 'inherited')
+    explained = merge_layers(layers, rules, (), explain=True, provenance=True)
+    assert [entry['path'] for entry in explained.paths] == ['', 'ntp', 'ntp/servers']

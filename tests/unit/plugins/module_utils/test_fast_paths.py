@@ -74,6 +74,8 @@ def outcome(function, values, rules, *args):
         result = function(values, rules, *args)
     except Exception as exc:   # pylint: disable=broad-except  # the same error either way
         return ('error', type(exc).__name__, str(exc))
+    if function is _noted:
+        return result
     return (result.value, result.found, result.sources, result.warnings)
 
 
@@ -210,3 +212,23 @@ def test_wide_maps_of_scalars_merge_by_dict_operations():
             assert merge_layers(layers, rules).value['a'] == merged
         assert collect.call_count == 3      # 'a' went key by key too
     assert list(merged) == expected and merged == {key: specific.get(key, general.get(key)) for key in expected}
+
+
+def _noted(values, rules, path):
+    """What a merge with provenance notes per path (provenance.Entry), as text to compare."""
+    result = merge_layers(values, rules, path, provenance=True)
+    if result.provenance is None:
+        return result.value
+    return result.value, [(shown, entry.place, entry.definitions, entry.rule_path, entry.value,
+                           [(removal.place, removal.value, removal.marker) for removal in entry.removed])
+                          for shown, entry in result.provenance.entries.items()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(LAYERS, SPECS, LOOKUP_OPTIONS, st.booleans(), st.one_of(st.just(()), PATHS))
+def test_provenance_notes_the_same_on_the_general_path(values, spec, lookup_options, case_insensitive, path):
+    """The map merger's shortcut for provenance (maps.collect_tracked, keys as written without a knockout marker)
+    notes what _Collected's general path notes."""
+    rules = build_rules(spec, lookup_options, case_insensitive)
+    fast, general = both_paths(_noted, values, rules, path)
+    assert repr(fast) == repr(general)

@@ -12,6 +12,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
+from ansible_collections.strata.hier.plugins.module_utils.provenance import Place
 from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import (
     extended_rules, extended_specs, extended_strategy,
@@ -90,3 +91,10 @@ GENERAL_FIRST = {'merge_basetype_array': 'Unique', 'merge_options': {'array_orde
 ])
 def test_contributions_of_the_provenance_hooks_fixed(values, rules_):
     check_remerge(values, rules_)
+
+
+def test_a_place_is_its_layer_and_path_as_a_tuple():
+    """Places are made per noted key and looked up per record: tuples, made and hashed in C."""
+    place = Place(2, ('a', 0))
+    assert (place.layer, place.path) == (2, ('a', 0)) and place == (2, ('a', 0)) and hash(place) == hash((2, ('a', 0)))
+    assert repr(place) == "Place(2, ('a', 0))" and place != Place(1, ('a', 0))

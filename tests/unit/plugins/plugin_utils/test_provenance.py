@@ -177,3 +177,30 @@ def test_positions_of_keys_and_list_items(tmp_path):
     assert line_of(path, ['a', 'missing']) == 1       # error messages: the deepest key found
     assert Positions(case_insensitive=True).position(path, ['A', 'B']) == (2, 3)
     assert positions.position(os.path.join(str(tmp_path), 'absent.yml'), ['a']) == (None, None)
+
+
+def test_positions_memo_is_kept_until_the_file_changes(tmp_path):
+    path = str(tmp_path / 'f.yml')
+    with open(path, 'w') as stream:
+        stream.write('a: 1\n')
+    positions = Positions()
+    memo = positions.memo(path, 'located')
+    memo['a'] = 1
+    assert positions.memo(path, 'located') is memo and positions.memo(path, 'other') == {}
+    with open(path, 'w') as stream:
+        stream.write('b: 2\na: 1\n')
+    positions.begin_pass()
+    assert positions.memo(path, 'located') == {}
+
+
+def test_lines_located_for_one_host_serve_the_next_until_the_file_changes(readme, tmp_path):
+    """The places of a file are located once for every host reading it (Positions.memo): another lookup gets the
+    same lines, and an edit of the file moves them at the next pass."""
+    first = readme.lookup('ntp', DB01, provenance=True).records
+    assert readme.lookup('ntp', DB01, provenance=True).records == first
+    assert first['ntp/makestep']['shadowed'] == [{'file': 'data/common.yml', 'line': 4, 'value': '1.0 3'}]
+    common = tmp_path / 'data' / 'common.yml'
+    common.write_text('# moved down a line\n' + common.read_text())
+    readme.begin_pass()
+    moved = readme.lookup('ntp', DB01, provenance=True).records
+    assert moved['ntp/makestep']['shadowed'] == [{'file': 'data/common.yml', 'line': 5, 'value': '1.0 3'}]
