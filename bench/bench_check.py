@@ -67,8 +67,8 @@ def main() -> None:
     parser.add_argument('--nodes', type=int, default=2000)
     options = parser.parse_args()
     from ansible.parsing.dataloader import DataLoader
-    from ansible_collections.strata.hier.plugins.plugin_utils.check_report import check, write_report
-    from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_source import load_config
+    from ansible_collections.strata.hier.plugins.plugin_utils.jobs.check_report import check, write_report
+    from ansible_collections.strata.hier.plugins.plugin_utils.sources.hier_yml import load_config
     from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import NodeChecks
     from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import Hierarchy
     root = tempfile.mkdtemp(prefix='bench-check-')

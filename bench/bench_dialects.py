@@ -17,9 +17,9 @@ import math
 from typing import Any, Callable, List, NamedTuple
 
 from ansible_collections.strata.hier.bench.bench_merge import best_of
-from ansible_collections.strata.hier.plugins.module_utils.cloud_init import merge_cloud_configs
-from ansible_collections.strata.hier.plugins.module_utils.deckhand import layer_documents
-from ansible_collections.strata.hier.plugins.module_utils.heat import merge_environments
+from ansible_collections.strata.hier.plugins.module_utils.dialects.cloud_init import merge_cloud_configs
+from ansible_collections.strata.hier.plugins.module_utils.dialects.deckhand.layering import layer_documents
+from ansible_collections.strata.hier.plugins.module_utils.dialects.heat import merge_environments
 
 SMALL, LARGE = 1000, 4000
 TARGET_EXPONENT = 1.15

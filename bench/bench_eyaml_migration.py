@@ -30,7 +30,7 @@ from ansible.parsing.vault import VaultLib, VaultSecret
 
 from ansible_collections.strata.hier.plugins.plugin_utils import eyaml
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlKeys, EyamlValue
-from ansible_collections.strata.hier.plugins.plugin_utils.eyaml_migration import migrate
+from ansible_collections.strata.hier.plugins.plugin_utils.jobs.eyaml_migration import migrate
 
 KEYS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'unit', 'plugins', 'fixtures',
                     'eyaml_migration', 'keys')

@@ -39,8 +39,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_inventory import ansible_inventory, host_vars_of, write_static  # noqa: E402  pylint: disable=wrong-import-position
 
-from ansible_collections.strata.hier.plugins.module_utils.hiera import HieraLookup, hiera_scope  # noqa: E402
-from ansible_collections.strata.hier.plugins.module_utils.hiera_config import parse_hiera_config  # noqa: E402
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.engine import HieraLookup, hiera_scope  # noqa: E402
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.config import parse_hiera_config  # noqa: E402
 
 ROLES = tuple('role%02d' % index for index in range(20))
 DATACENTERS = ('dc1', 'dc2', 'dc3', 'dc4')

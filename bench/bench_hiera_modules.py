@@ -22,9 +22,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_hiera import KEYS, generate, read  # noqa: E402  pylint: disable=wrong-import-position
 
-from ansible_collections.strata.hier.plugins.module_utils.hiera import HieraLookup, hiera_scope  # noqa: E402
-from ansible_collections.strata.hier.plugins.module_utils.hiera_config import parse_hiera_config  # noqa: E402
-from ansible_collections.strata.hier.plugins.module_utils.hiera_modules import Modules  # noqa: E402
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.engine import HieraLookup, hiera_scope  # noqa: E402
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.config import parse_hiera_config  # noqa: E402
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.module_layer import Modules  # noqa: E402
 
 MODULE_KEYS = ('app::packages', 'app::settings', 'app::port', 'app::only')
 APP_HIERA = """version: 5

@@ -19,8 +19,8 @@ import functools
 import random
 import time
 
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_documents, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 
 LAYERS = 8
 FANOUT = (13, 13, 13, 13)     # 4 levels, ~85% of the two lower levels present: ~20k leaves

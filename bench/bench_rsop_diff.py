@@ -93,7 +93,7 @@ def main() -> None:
     options = parser.parse_args()
     nodes, sample = options.nodes, min(options.sample, options.nodes)
     from ansible.parsing.dataloader import DataLoader
-    from ansible_collections.strata.hier.plugins.plugin_utils.rsop_diff import rsop_diff
+    from ansible_collections.strata.hier.plugins.plugin_utils.jobs.rsop_diff import rsop_diff
     root = tempfile.mkdtemp(prefix='bench-rsop-diff-')
     generate(root, nodes)
     git(root, 'init', '-q')

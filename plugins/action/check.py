@@ -2,13 +2,13 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The strata.hier.check module: plugin_utils/check_report.py on the controller."""
+"""The strata.hier.check module: plugin_utils/jobs/check_report.py on the controller."""
 
 from __future__ import annotations
 
 import os
 
-from ansible_collections.strata.hier.plugins.plugin_utils.job_action import JobAction
+from ansible_collections.strata.hier.plugins.plugin_utils.jobs.action import JobAction
 
 
 class ActionModule(JobAction):
@@ -19,7 +19,7 @@ class ActionModule(JobAction):
     }
 
     def job(self, args, task_vars):
-        from ansible_collections.strata.hier.plugins.plugin_utils.check_report import check, failure, write_report
+        from ansible_collections.strata.hier.plugins.plugin_utils.jobs.check_report import check, failure, write_report
         report = check(os.getcwd(), args['source'], self._loader)
         json_path, sarif_path, text_path = write_report(report, args['out'])
         result = dict(changed=False, summary=report['summary'], json=json_path, sarif=sarif_path, text=text_path)

@@ -2,13 +2,13 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The strata.hier.rsop_diff module: plugin_utils/rsop_diff.py on the controller."""
+"""The strata.hier.rsop_diff module: plugin_utils/jobs/rsop_diff.py on the controller."""
 
 from __future__ import annotations
 
 import os
 
-from ansible_collections.strata.hier.plugins.plugin_utils.job_action import JobAction
+from ansible_collections.strata.hier.plugins.plugin_utils.jobs.action import JobAction
 
 
 class ActionModule(JobAction):
@@ -24,8 +24,8 @@ class ActionModule(JobAction):
     }
 
     def job(self, args, task_vars):
-        from ansible_collections.strata.hier.plugins.plugin_utils.rsop_diff import rsop_diff
-        from ansible_collections.strata.hier.plugins.plugin_utils.rsop_diff_report import gate_failures, write_report
+        from ansible_collections.strata.hier.plugins.plugin_utils.jobs.rsop_diff import rsop_diff
+        from ansible_collections.strata.hier.plugins.plugin_utils.jobs.rsop_diff_report import gate_failures, write_report
         report = rsop_diff(args['repo'] or os.getcwd(), args['base'], args['head'], args['source'], self._loader)
         json_path, markdown_path = write_report(report, args['out'])
         result = dict(changed=False, summary=report['summary'], json=json_path, markdown=markdown_path)

@@ -81,7 +81,7 @@ from ansible.errors import AnsibleFilterError
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
-from ansible_collections.strata.hier.plugins.plugin_utils.blame import (
+from ansible_collections.strata.hier.plugins.plugin_utils.jobs.blame import (
     WhereError, blame as blame_records, combine, report_json, report_text,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (

@@ -91,7 +91,7 @@ _value:
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
-from ansible_collections.strata.hier.plugins.module_utils.cloud_init import merge_cloud_configs
+from ansible_collections.strata.hier.plugins.module_utils.dialects.cloud_init import merge_cloud_configs
 from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core, layers_from
 
 

@@ -131,9 +131,9 @@ from ansible.errors import AnsibleFilterError
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
-from ansible_collections.strata.hier.plugins.module_utils.strategy import parse_strategy, with_options
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_documents, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.core.strategy import parse_strategy, with_options
 from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core, layers_from
 
 _NOT_GIVEN = object()     # knockout_prefix=False/None/'' turns knockout off, so "not given" needs its own value

@@ -116,7 +116,7 @@ _value:
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
-from ansible_collections.strata.hier.plugins.module_utils.heat import merge_environments
+from ansible_collections.strata.hier.plugins.module_utils.dialects.heat import merge_environments
 from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core, layers_from
 
 

@@ -163,7 +163,7 @@ from ansible.errors import AnsibleFilterError
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
-from ansible_collections.strata.hier.plugins.module_utils.deckhand import layer_documents as render
+from ansible_collections.strata.hier.plugins.module_utils.dialects.deckhand.layering import layer_documents as render
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import vault_ciphertext
 from ansible_collections.strata.hier.plugins.plugin_utils.filters import call_core
 

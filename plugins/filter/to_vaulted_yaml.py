@@ -135,7 +135,7 @@ from ansible.module_utils.common.text.converters import to_text
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode  # noqa: F401  # pylint: disable=unused-import
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     accept_args_markers, accept_lazy_markers, vault_ciphertext,
 )

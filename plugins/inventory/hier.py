@@ -186,7 +186,7 @@ from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructa
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.cache_form import for_cache, from_cache
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     LOADER_NO_CACHE, CompleteMessage, not_templates,

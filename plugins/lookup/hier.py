@@ -196,9 +196,9 @@ from ansible.utils.display import Display
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.identity import is_opaque
-from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.identity import is_opaque
+from ansible_collections.strata.hier.plugins.module_utils.core.paths import split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     DATA_TAGGING, CompleteMessage, decrypted, is_vault_value, not_templates, origin_tagged, plain, plain_scalar,
     trust_as_template,

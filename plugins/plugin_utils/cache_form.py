@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ansible_collections.strata.hier.plugins.module_utils.identity import is_opaque
+from ansible_collections.strata.hier.plugins.module_utils.core.identity import is_opaque
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     DATA_TAGGING, cached_vault_value, is_vault_value, plain_scalar, vault_ciphertext,
 )

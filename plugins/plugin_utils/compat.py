@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from ansible.module_utils.common.text.converters import to_bytes, to_text
 from ansible.release import __version__ as ansible_version
 
-from ansible_collections.strata.hier.plugins.module_utils.identity import is_opaque, register_opaque, shown_path
-from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
+from ansible_collections.strata.hier.plugins.module_utils.core.identity import is_opaque, register_opaque, shown_path
+from ansible_collections.strata.hier.plugins.module_utils.core.paths import split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
 
 try:  # ansible-core >= 2.19

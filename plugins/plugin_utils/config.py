@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Hierarchy configuration: strata's ``hier.yml``, and what every dialect's configuration becomes (Datum's
-``Datum.yml``: datum_config.py; which of the two a file is: hierarchy_source.py ``load_config``)."""
+``Datum.yml``: datum_config.py; which of the two a file is: sources/hier_yml.py ``load_config``)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 from ansible.errors import AnsibleError
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import Level, parse_level
-from ansible_collections.strata.hier.plugins.module_utils.records import Record
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.mapped_levels import Level, parse_level
+from ansible_collections.strata.hier.plugins.module_utils.core.records import Record
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted
@@ -27,7 +27,7 @@ HIER_KEYS = ('datadir', 'hierarchy', 'nodes', 'default_lookup_options', 'lookup_
 EYAML_KEYS = ('private_key', 'public_key')
 
 if TYPE_CHECKING:     # loaded only by a configuration that has constraints
-    from ansible_collections.strata.hier.plugins.module_utils.constraints import Constraints
+    from ansible_collections.strata.hier.plugins.module_utils.core.constraints import Constraints
 
 RULES_LIMIT = 100000
 """Most values lookup_options may hold written out in full (YAML aliases repeated)."""
@@ -166,7 +166,7 @@ def missing_datadir(config: HierarchyConfig) -> str:
 
 
 def _hier_levels(path: str, levels: list) -> Tuple[Level, ...]:
-    """hier.yml's levels: paths, or maps holding mapped_paths (module_utils/mapped_levels.py)."""
+    """hier.yml's levels: paths, or maps holding mapped_paths (module_utils/core/mapped_levels.py)."""
     parsed = []
     for level in levels:
         try:
@@ -201,7 +201,7 @@ def read_constraints(path: str, data: Mapping, key: str, case_insensitive: bool)
     spec = data.get(key)
     if spec is None:
         return None
-    from ansible_collections.strata.hier.plugins.module_utils.constraints import Constraints
+    from ansible_collections.strata.hier.plugins.module_utils.core.constraints import Constraints
     try:
         expanded_size(spec, RULES_LIMIT)
     except MergeError as exc:

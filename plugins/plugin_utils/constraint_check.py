@@ -2,7 +2,7 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A node's data checked against its configuration's ``constraints`` (module_utils/constraints.py): the chain of
+"""A node's data checked against its configuration's ``constraints`` (module_utils/core/constraints.py): the chain of
 each constrained path read from the node's levels, and each broken rule as a finding (docs/constraints.md).
 
 A finding: ``{host, path, rule, severity, file, line, value, protected: {file, line} | None, declared: {file, line},
@@ -17,13 +17,13 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from ansible.errors import AnsibleError
 
-from ansible_collections.strata.hier.plugins.module_utils.constraints import (
+from ansible_collections.strata.hier.plugins.module_utils.core.constraints import (
     ABSENT, UNMERGED, Constraint, Contribution, Violation, displayable, violations,
 )
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.paths import join_path
-from ansible_collections.strata.hier.plugins.module_utils.records import Record
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.paths import join_path
+from ansible_collections.strata.hier.plugins.module_utils.core.records import Record
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line
 
 WALK_LIMIT = 100000

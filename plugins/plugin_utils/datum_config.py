@@ -6,7 +6,7 @@
 
 Datum reads its keys whatever their case and ignores others (with a warning in ``HierarchyConfig.warnings``, which the
 plugins print), reads strategy names more
-loosely than a hier.yml (datum_strategies.py), takes handler expressions as levels (datum_handlers.py), and mounts
+loosely than a hier.yml (module_utils/dialects/datum/strategies.py), takes handler expressions as levels (datum_handlers.py), and mounts
 ``DatumStructure``'s file stores. Loaded for Datum stores only.
 """
 
@@ -16,10 +16,10 @@ import os
 from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.datum_strategies import datum_reading
-from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.levels import check_level
+from ansible_collections.strata.hier.plugins.module_utils.dialects.datum.strategies import datum_reading
+from ansible_collections.strata.hier.plugins.module_utils.dialects.datum.syntax import is_handler
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.levels import check_level
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import (
     ConfigError, HierarchyConfig, flag, read_constraints, read_rules,
@@ -60,7 +60,7 @@ def datum_config(path: str, data: Mapping) -> HierarchyConfig:
 
 
 def _as_datum_reads(path: str, data: Dict[str, Any], warnings: List[str]) -> Dict[str, Any]:
-    """Strategy names read as Datum reads them (datum_strategies.py), with a warning for each name read otherwise
+    """Strategy names read as Datum reads them (module_utils/dialects/datum/strategies.py), with a warning for each name read otherwise
     than written; a hier.yml keeps strict names."""
     data = dict(data)
     default = data.get('default_lookup_options')

@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Datum's handlers in a Datum store, resolved for one node as Datum.InvokeCommand resolves them.
 
-The expressions are parsed by ``module_utils/datum_expressions.py`` (never run); this module gives their
+The expressions are parsed by ``module_utils/dialects/datum/expressions.py`` (never run); this module gives their
 references a value: ``$Node`` is the node's own file data plus ``Name`` (its file's base name), before merging,
 each property that is itself a handler resolved in the node file; ``$Datum.A.B`` reads the store (handlers in
 what it reads resolved in their own file); ``$File`` is the file holding the value. A value is resolved level by
@@ -34,16 +34,16 @@ import stat
 from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.datum_expressions import (
+from ansible_collections.strata.hier.plugins.module_utils.dialects.datum.expressions import (
     SUPPORTED_FORMS, ExpressionError, Reference, SourceFile, evaluate, parse, source_file,
 )
-from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler, is_protected
-from ansible_collections.strata.hier.plugins.module_utils.errors import ExpansionError, MergeError
-from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion, from_datum, split_level
-from ansible_collections.strata.hier.plugins.module_utils.limits import (
+from ansible_collections.strata.hier.plugins.module_utils.dialects.datum.syntax import is_handler, is_protected
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import ExpansionError, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.levels import Expansion, from_datum, split_level
+from ansible_collections.strata.hier.plugins.module_utils.core.limits import (
     MAX_DEPTH, MAX_EXPANSION_DEPTH, ExpansionBudget,
 )
-from ansible_collections.strata.hier.plugins.module_utils.paths import join_path
+from ansible_collections.strata.hier.plugins.module_utils.core.paths import join_path
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, handler_in
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS

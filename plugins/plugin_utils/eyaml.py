@@ -28,7 +28,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 from ansible.errors import AnsibleError
 
-from ansible_collections.strata.hier.plugins.module_utils.identity import register_opaque
+from ansible_collections.strata.hier.plugins.module_utils.core.identity import register_opaque
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import RUN_VAULT_ID, CompleteMessage, encrypted_for_run, run_secret as _run_secret
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import MAX_NESTING
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line, key_position

@@ -16,7 +16,7 @@ from typing import Any, Callable, List, Sequence
 from ansible.errors import AnsibleFilterError
 from ansible.utils.display import Display
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
 # Imported for its effect too: it teaches the core to compare vault values by ciphertext.
 from ansible_collections.strata.hier.plugins.plugin_utils import compat  # noqa: F401  # pylint: disable=unused-import
 

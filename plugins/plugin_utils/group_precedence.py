@@ -18,7 +18,7 @@ from typing import Any, Dict, Iterable, List, Optional
 from ansible.inventory.helpers import get_group_vars, sort_groups
 from ansible.utils.vars import combine_vars
 
-from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import with_variable
+from ansible_collections.strata.hier.plugins.module_utils.core.mapped_levels import with_variable
 
 
 def most_specific_first(groups: Iterable[Any]) -> List[str]:

@@ -16,9 +16,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ansible.errors import AnsibleError
 
-from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
-from ansible_collections.strata.hier.plugins.module_utils.paths import join_path, split_path
+from ansible_collections.strata.hier.plugins.module_utils.dialects.datum.syntax import is_handler
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeDepthError
+from ansible_collections.strata.hier.plugins.module_utils.core.paths import join_path, split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find

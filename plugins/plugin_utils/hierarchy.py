@@ -14,13 +14,13 @@ import os
 from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.identity import is_opaque
-from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion
-from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import expand_level
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import join_path, split_path
+from ansible_collections.strata.hier.plugins.module_utils.dialects.datum.syntax import is_handler
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.identity import is_opaque
+from ansible_collections.strata.hier.plugins.module_utils.core.levels import Expansion
+from ansible_collections.strata.hier.plugins.module_utils.core.mapped_levels import expand_level
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import join_path, split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, HierarchyError, level_position, missing_datadir
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlKeys
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError, HandlerCheck

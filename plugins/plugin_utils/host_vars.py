@@ -6,7 +6,7 @@
 
 Data files are untrusted (a pull request to the data repository), host variables are not: ``ansible_ssh_common_args``
 runs on the controller, ``ansible_connection: local`` moves tasks there. Every path that turns data keys into host
-variables (``merged_host_vars``; ``hiera_source.whole_node``) asks ``variable_problem`` (docs/security.md).
+variables (``merged_host_vars``; ``sources/hiera_yaml.whole_node``) asks ``variable_problem`` (docs/security.md).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, Callable, Collection, Dict, FrozenSet, List, Mapping, Op
 from ansible import constants as C
 from ansible.utils.vars import isidentifier
 
-from ansible_collections.strata.hier.plugins.module_utils.levels import Expansion
+from ansible_collections.strata.hier.plugins.module_utils.core.levels import Expansion
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import find_key, shown_path

@@ -14,8 +14,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ansible.errors import AnsibleParserError
 
-from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
-from ansible_collections.strata.hier.plugins.module_utils.levels import split_level
+from ansible_collections.strata.hier.plugins.module_utils.dialects.datum.syntax import is_handler
+from ansible_collections.strata.hier.plugins.module_utils.core.levels import split_level
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
 
 # Letters, digits, '_', '.' and '-': nothing Ansible reads as a template ({{ {% {#), a host pattern

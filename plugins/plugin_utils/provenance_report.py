@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The provenance report of a merged value: one record per path, with files and lines.
 
-The merge notes places in layers (module_utils/provenance.py); a ``Locator`` of the dialect turns a place into
+The merge notes places in layers (module_utils/core/provenance.py); a ``Locator`` of the dialect turns a place into
 ``{file, line, column, level, level_path}`` and this module builds the records the lookup returns
 (``provenance=true``), the inventory and vars plugins give as ``hier_provenance``, and the rsop role writes:
 
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.identity import shown, shown_path
-from ansible_collections.strata.hier.plugins.module_utils.kinds import LIST, MAP, SCALAR, family_of
-from ansible_collections.strata.hier.plugins.module_utils.provenance import Entry, Place, Provenance
+from ansible_collections.strata.hier.plugins.module_utils.core.identity import shown, shown_path
+from ansible_collections.strata.hier.plugins.module_utils.core.kinds import LIST, MAP, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.core.provenance import Entry, Place, Provenance
 
 Located = Dict[str, Any]
 """``{file, line, column, level, level_path}`` of a place, ``withheld: true`` for a whole-file vaulted file."""

@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set,
 
 import yaml
 
-from ansible_collections.strata.hier.plugins.module_utils.identity import shown_path
+from ansible_collections.strata.hier.plugins.module_utils.core.identity import shown_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import plain_scalar
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
 

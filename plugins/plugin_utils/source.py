@@ -27,17 +27,17 @@ import importlib
 import os
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.records import Record
+from ansible_collections.strata.hier.plugins.module_utils.core.records import Record
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import is_hiera_config_file
 
 KINDS: Tuple[Tuple[Callable[[str], bool], str, str], ...] = (
-    (is_hiera_config_file, 'hiera_source', 'HieraSource'),      # a hiera.yaml, by its name or its version key
-    (lambda path: True, 'hierarchy_source', 'HierarchySource'),     # a hier.yml or Datum.yml (config.py: by name)
+    (is_hiera_config_file, 'sources.hiera_yaml', 'HieraSource'),      # a hiera.yaml, by its name or its version key
+    (lambda path: True, 'sources.hier_yml', 'HierarchySource'),     # a hier.yml or Datum.yml (config.py: by name)
 )
 """(does this kind read the file, the plugin_utils module and class of its Source): the first that claims a file
 reads it. A module loads only when a configuration of its kind is opened (a play over hier.yml never loads Hiera's)."""
 
-PRELOADED = ('hierarchy_source',)
+PRELOADED = ('sources.hier_yml',)
 """The kinds the preload callback loads before ansible-playbook forks its workers (Hiera's stay on demand)."""
 
 _SOURCES: Dict[str, Tuple[int, Any]] = {}

@@ -19,8 +19,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ansible.errors import AnsibleError
 
-from ansible_collections.strata.hier.plugins.module_utils.levels import real_path_inside
-from ansible_collections.strata.hier.plugins.module_utils.paths import fold_text
+from ansible_collections.strata.hier.plugins.module_utils.core.levels import real_path_inside
+from ansible_collections.strata.hier.plugins.module_utils.core.paths import fold_text
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted, whole_file_vaulted
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, EyamlKeys, read_values

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Set
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeError
-from ansible_collections.strata.hier.plugins.module_utils.kinds import BUILTIN_SCALARS
-from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH
-from ansible_collections.strata.hier.plugins.module_utils.rules import join_path
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeDepthError, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.kinds import BUILTIN_SCALARS
+from ansible_collections.strata.hier.plugins.module_utils.core.limits import MAX_DEPTH
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import join_path
 
 EXPANDED_LIMIT = 200000
 """Most values a piece of data may expand to when written out in full, aliases repeated."""

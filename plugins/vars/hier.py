@@ -146,7 +146,7 @@ from ansible.plugins.vars import BaseVarsPlugin
 
 # Before the helpers: they load with Python's bytecode cache (plugin_utils/bytecode.py).
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage, not_templates
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path

@@ -48,7 +48,7 @@ def import_strata() -> Any:
     os.makedirs(os.path.join(top, 'ansible_collections', 'strata'))
     os.symlink(ROOT, os.path.join(top, 'ansible_collections', 'strata', 'hier'))
     sys.path.insert(0, top)
-    return importlib.import_module('ansible_collections.strata.hier.plugins.module_utils.deckhand')
+    return importlib.import_module('ansible_collections.strata.hier.plugins.module_utils.dialects.deckhand.layering')
 
 
 # --- generated document sets -----------------------------------------------------------------

@@ -8,7 +8,7 @@ cloud-init's side is its real code (cloudinit/mergers: __init__.py, m_dict.py, m
 import only cloudinit.importer and cloudinit.type_utils) driven as the cloud-config part handler
 (cloudinit/handlers/cloud_config.py, _merge_part) drives it: each part's merge_how popped, the part merged
 into the configuration so far with its own mergers (the default ``dict(replace)+list()+str()`` when it names
-none), a part whose merge raises skipped.  The filter's side is this checkout's module_utils/cloud_init.py.
+none), a part whose merge raises skipped.  The filter's side is this checkout's module_utils/dialects/cloud_init.py.
 
 Generated cases: 2 to 4 documents sharing a few keys, values of every YAML type at each key (so layers
 hold different types at one key), nested; every combination of merger options appears in turn.  A case
@@ -158,7 +158,7 @@ def main():
     except ImportError:
         print('cloud-init not found in %s: nothing compared (see the docstring to get it)' % args.cloud_init)
         return 0
-    cloud_init, errors = module_utils(args.collection, 'cloud_init', 'errors')
+    cloud_init, errors = module_utils(args.collection, 'dialects.cloud_init', 'core.errors')
     rng = random.Random(args.seed)
     combinations = spec_combinations()
     counts = {'agree': 0, 'both fail': 0, 'disagree': 0}

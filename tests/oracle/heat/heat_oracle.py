@@ -8,7 +8,7 @@ Heat's side is its real code: ``heat.common.environment_util.merge_environments(
 params, param_schemata)`` as the engine calls it (heat/engine/service.py), with the files as YAML text, the
 parameter schemata built by ``heat.engine.hot.parameters.HOTParamSchema.from_dict`` from the case's types,
 and ``params`` the environment the API builds (``environment_format.default_for_missing`` plus the stack's
--P parameters).  The filter's side is this checkout's module_utils/heat.py with ``parameter_types`` and
+-P parameters).  The filter's side is this checkout's module_utils/dialects/heat.py with ``parameter_types`` and
 ``parameters``.
 
 Generated cases: 1 to 4 files with parameters of every HOT type (some undeclared, some of another type than
@@ -168,7 +168,7 @@ def main():
     except ImportError:
         print('Heat (openstack-heat) is not installed here: nothing compared (see the docstring to get it)')
         return 0
-    heat, errors = module_utils(args.collection, 'heat', 'errors')
+    heat, errors = module_utils(args.collection, 'dialects.heat', 'core.errors')
     rng = random.Random(args.seed)
     counts = {'agree': 0, 'both fail': 0, 'heat fails': 0, 'number': 0, 'disagree': 0}
     quota = {'agree': args.keep, 'both fail': args.keep_failing, 'fixed': args.keep_fixed}

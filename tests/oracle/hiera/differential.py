@@ -50,7 +50,7 @@ def replay(corpus_path: str, work: str) -> int:
     sys.path.insert(0, os.path.dirname(HERE))
     from oracle_collection import COLLECTION, module_utils  # pylint: disable=import-outside-toplevel,import-error
 
-    module_utils(COLLECTION, 'hiera')       # this checkout, importable as ansible_collections.strata.hier
+    module_utils(COLLECTION, 'dialects.hiera.engine')       # this checkout, importable as ansible_collections.strata.hier
     hiera_corpus = importlib.import_module('ansible_collections.strata.hier.tests.unit.plugins.module_utils.hiera_corpus')
 
     with open(corpus_path, encoding='utf-8') as handle:

@@ -56,7 +56,7 @@ def play(config, callback):
 def test_with_the_callback_the_workers_import_nothing_of_the_lookup(store):
     report = play(store, 'enabled')
     assert 'ansible_collections.strata.hier.plugins.lookup.hier' in report['parent']['modules']
-    assert 'ansible_collections.strata.hier.plugins.module_utils.merging' in report['parent']['modules']
+    assert 'ansible_collections.strata.hier.plugins.module_utils.core.merging' in report['parent']['modules']
     assert report['parent']['options'] is True      # the worker does not parse the lookup's DOCUMENTATION again
     assert report['worker'] == {'imported': [], 'value': [['nginx', 'ssh', 'base']]}
 

@@ -17,7 +17,7 @@ from ansible.parsing.dataloader import DataLoader
 from ansible.plugins.loader import inventory_loader
 from ansible.utils.display import Display
 
-from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import fresh_hiera_source, whole_node
+from ansible_collections.strata.hier.plugins.plugin_utils.sources.hiera_yaml import fresh_hiera_source, whole_node
 from ansible_collections.strata.hier.tests.unit.plugins.inventory.test_inventory_hier import write
 from ansible_collections.strata.hier.tests.unit.plugins.lookup.test_lookup_hiera import HIERA, HOST, lookup
 

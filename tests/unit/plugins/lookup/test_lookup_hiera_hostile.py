@@ -16,7 +16,7 @@ from ansible.parsing.vault import VaultLib, VaultSecret
 from ansible.plugins.loader import inventory_loader
 
 from ansible_collections.strata.hier.plugins.filter.to_vaulted_yaml import to_vaulted_yaml
-from ansible_collections.strata.hier.plugins.module_utils import limits
+from ansible_collections.strata.hier.plugins.module_utils.core import limits
 from ansible_collections.strata.hier.tests.unit.plugins.inventory.test_inventory_hier import write
 # pylint: disable-next=unused-import  # repo is a fixture
 from ansible_collections.strata.hier.tests.unit.plugins.lookup.test_lookup_hiera import (  # noqa: F401

@@ -35,9 +35,9 @@ def test_a_hier_yml_lookup_loads_no_dialect_code_and_builds_no_generated_classes
     assert report['value'] == [['nginx', 'base']]
     assert report['generated'] == []
     loaded = {name[len(OURS):] for name in report['modules']}
-    assert 'module_utils.merging' in loaded and 'plugin_utils.hierarchy' in loaded
-    for only_where_used in ('module_utils.hiera', 'module_utils.datum_expressions', 'module_utils.datum_strategies',
-                            'plugin_utils.datum_handlers', 'plugin_utils.datum_config', 'plugin_utils.hiera_source',
+    assert 'module_utils.core.merging' in loaded and 'plugin_utils.hierarchy' in loaded
+    for only_where_used in ('module_utils.dialects.hiera.engine', 'module_utils.dialects.datum.expressions', 'module_utils.dialects.datum.strategies',
+                            'plugin_utils.datum_handlers', 'plugin_utils.datum_config', 'plugin_utils.sources.hiera_yaml',
                             'plugin_utils.nodes',
-                            'module_utils.deckhand', 'module_utils.cloud_init', 'module_utils.heat'):
+                            'module_utils.dialects.deckhand.layering', 'module_utils.dialects.cloud_init', 'module_utils.dialects.heat'):
         assert only_where_used not in loaded, only_where_used

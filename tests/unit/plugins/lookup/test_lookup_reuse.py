@@ -14,7 +14,7 @@ from ansible.parsing.dataloader import DataLoader
 from ansible.plugins.loader import lookup_loader
 from ansible.template import Templar
 
-from ansible_collections.strata.hier.plugins.plugin_utils import hiera_source
+from ansible_collections.strata.hier.plugins.plugin_utils.sources import hiera_yaml as hiera_source
 from ansible_collections.strata.hier.plugins.plugin_utils.source import get_source
 from ansible_collections.strata.hier.tests.unit.plugins.inventory.test_inventory_hier import write
 
@@ -121,7 +121,7 @@ def test_a_change_to_a_modules_data_or_configuration_is_seen_by_a_kept_engine(tm
 
 
 def test_a_call_checks_only_the_module_configurations_it_reads(tmp_path, monkeypatch):
-    from ansible_collections.strata.hier.plugins.module_utils import hiera_modules
+    from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera import module_layer as hiera_modules
     folder = repo(tmp_path, nodes=1)
     for number in range(30):
         write(folder / 'modules' / ('m%d' % number) / 'hiera.yaml', 'version: 5\n')

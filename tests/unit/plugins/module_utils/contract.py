@@ -11,9 +11,9 @@ import os
 import sys
 from collections.abc import Mapping
 
-from ansible_collections.strata.hier.plugins.module_utils import merging
-from ansible_collections.strata.hier.plugins.module_utils.identity import register_opaque
-from ansible_collections.strata.hier.plugins.module_utils.limits import FACTOR, FLOOR, written_size
+from ansible_collections.strata.hier.plugins.module_utils.core import merging
+from ansible_collections.strata.hier.plugins.module_utils.core.identity import register_opaque
+from ansible_collections.strata.hier.plugins.module_utils.core.limits import FACTOR, FLOOR, written_size
 
 __all__ = ('Sealed', 'containers', 'expanded_size', 'lines_run', 'work_bound', 'written_size')
 

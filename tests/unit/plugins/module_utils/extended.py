@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils.mergers.dispatch import ByType
-from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import HashArrayMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import MapMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import ScalarListMerger
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
-from ansible_collections.strata.hier.plugins.module_utils.strategy import MergeStrategy, parse_strategy
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.dispatch import ByType
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.hash_arrays import HashArrayMerger
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.maps import MapMerger
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.scalar_lists import ScalarListMerger
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.core.strategy import MergeStrategy, parse_strategy
 
 SLOTS = {'merge_hash': 'maps', 'merge_basetype_array': 'scalar_lists', 'merge_hash_array': 'hash_arrays'}
 

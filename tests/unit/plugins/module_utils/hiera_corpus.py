@@ -24,12 +24,12 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import yaml
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import (
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import (
     HieraError, HieraNotFound, MergeError,
 )
-from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer, HieraLookup, hiera_scope
-from ansible_collections.strata.hier.plugins.module_utils.hiera_config import parse_hiera_config
-from ansible_collections.strata.hier.plugins.module_utils.hiera_modules import Modules
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.engine import Explainer, HieraLookup, hiera_scope
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.config import parse_hiera_config
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.module_layer import Modules
 
 CORPUS = os.path.join(os.path.dirname(__file__), '..', '..', '..', 'oracle', 'hiera', 'corpus.json')
 MODULE_CORPUS = os.path.join(os.path.dirname(CORPUS), 'module_corpus.json')

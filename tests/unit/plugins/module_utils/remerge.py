@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ansible_collections.strata.hier.plugins.module_utils.kinds import kind_of
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
+from ansible_collections.strata.hier.plugins.module_utils.core.kinds import kind_of
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.paths import split_path
 
 WHOLE, SKELETON = 'whole', 'skeleton'
 

@@ -16,10 +16,10 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils.cloud_init import (
+from ansible_collections.strata.hier.plugins.module_utils.dialects.cloud_init import (
     CloudInitMergers, DictMerger, ListMerger, merge_cloud_configs, parse_merge_how,
 )
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError, StrategyError
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeInputError, StrategyError
 
 
 def in_received_order(documents, merge_how=None):

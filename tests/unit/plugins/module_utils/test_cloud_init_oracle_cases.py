@@ -15,8 +15,8 @@ import os
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.cloud_init import merge_cloud_configs
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError
+from ansible_collections.strata.hier.plugins.module_utils.dialects.cloud_init import merge_cloud_configs
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeInputError
 
 with open(os.path.join(os.path.dirname(__file__), 'cloud_init_oracle_cases.json'), encoding='utf-8') as stream:
     CASES = json.load(stream)

@@ -2,16 +2,16 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Issue 30: the checks of each kind of constraint (module_utils/constraints.py) on hand-built chains of
+"""Issue 30: the checks of each kind of constraint (module_utils/core/constraints.py) on hand-built chains of
 contributions, least specific first, and the parsing of constraints."""
 
 from __future__ import annotations
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils import identity
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.constraints import (
+from ansible_collections.strata.hier.plugins.module_utils.core import identity
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.constraints import (
     ABSENT, Constraint, ConstraintError, Constraints, Contribution, parse_constraint, shown_value, violations,
 )
 

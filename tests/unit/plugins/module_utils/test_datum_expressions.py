@@ -11,10 +11,10 @@ import re
 import pytest
 from hypothesis import example, given, strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils.datum_expressions import (
+from ansible_collections.strata.hier.plugins.module_utils.dialects.datum.expressions import (
     ExpressionError, Reference, SourceFile, Template, evaluate, parse, source_file,
 )
-from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import handler_content, is_protected
+from ansible_collections.strata.hier.plugins.module_utils.dialects.datum.syntax import handler_content, is_protected
 
 # Datum.InvokeCommand's regex (Prefix.ps1: '{0}(?<Content>((.|\s)+)?){1}', IgnoreCase), for comparison.
 INVOKE_COMMAND = re.compile(r'\[x=(?P<Content>((.|\s)+)?)=\]', re.IGNORECASE)

@@ -9,8 +9,8 @@ Layers are listed most specific first, as the hierarchy reads.
 
 from __future__ import annotations
 
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 
 SEED_RULES = MergeRules('MostSpecific', {
     'Configurations': 'Unique',

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.datum_strategies import datum_reading
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.dialects.datum.strategies import datum_reading
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 
 
 @pytest.mark.parametrize('spec, read, note', [

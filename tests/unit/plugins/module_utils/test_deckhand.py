@@ -13,11 +13,11 @@ import copy
 import pytest
 import yaml
 
-from ansible_collections.strata.hier.plugins.module_utils.deckhand import Renderer, layer_documents
-from ansible_collections.strata.hier.plugins.module_utils.deckhand_documents import (
+from ansible_collections.strata.hier.plugins.module_utils.dialects.deckhand.layering import Renderer, layer_documents
+from ansible_collections.strata.hier.plugins.module_utils.dialects.deckhand.documents import (
     InvalidDocumentParent, SubstitutionDependencyCycle, parse_action_path, parse_document, parse_path,
 )
-from ansible_collections.strata.hier.plugins.module_utils.errors import DocumentError, MergeDepthError, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import DocumentError, MergeDepthError, MergeError
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import looped, nested
 
 SCHEMA = 'example/Kind/v1'

@@ -12,8 +12,8 @@ import os
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.deckhand import layer_documents
-from ansible_collections.strata.hier.plugins.module_utils.errors import DocumentError
+from ansible_collections.strata.hier.plugins.module_utils.dialects.deckhand.layering import layer_documents
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import DocumentError
 
 with open(os.path.join(os.path.dirname(__file__), 'deckhand_oracle_cases.json'), encoding='utf-8') as stream:
     CASES = json.load(stream)

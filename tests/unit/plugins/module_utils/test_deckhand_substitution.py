@@ -13,8 +13,8 @@ import copy
 import pytest
 import yaml
 
-from ansible_collections.strata.hier.plugins.module_utils.deckhand import layer_documents
-from ansible_collections.strata.hier.plugins.module_utils.deckhand_documents import (
+from ansible_collections.strata.hier.plugins.module_utils.dialects.deckhand.layering import layer_documents
+from ansible_collections.strata.hier.plugins.module_utils.dialects.deckhand.documents import (
     InvalidDocumentFormat, MissingDocumentPattern, SubstitutionDependencyCycle, SubstitutionSourceDataNotFound,
     SubstitutionSourceNotFound, UnknownSubstitutionError,
 )

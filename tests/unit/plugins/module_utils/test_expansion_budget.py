@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import ExpansionError, MergeError
-from ansible_collections.strata.hier.plugins.module_utils.limits import (
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import ExpansionError, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.limits import (
     EXPANSION_FACTOR, EXPANSION_FLOOR, MAX_EXPANSION_DEPTH, ExpansionBudget,
 )
 

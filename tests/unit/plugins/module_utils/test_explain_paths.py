@@ -7,8 +7,8 @@ item 5: with ``ntp: deep``, ``ntp/servers`` takes the most specific list while t
 
 from __future__ import annotations
 
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 
 README_RULES = {'packages': 'Unique', 'ntp': 'deep'}     # README.md's first project's hier.yml
 

@@ -16,10 +16,10 @@ from unittest import mock
 
 from hypothesis import given, settings, strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils.kinds import FAST_PATHS
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.mergers import maps, scalar_lists
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_documents, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers import maps, scalar_lists
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_rules, extended_specs
 
 

@@ -25,13 +25,13 @@ from collections.abc import Mapping
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils.cloud_init import merge_cloud_configs
-from ansible_collections.strata.hier.plugins.module_utils.deckhand import layer_documents
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.heat import merge_environments
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
-from ansible_collections.strata.hier.plugins.module_utils.sequence import merge_scopes
+from ansible_collections.strata.hier.plugins.module_utils.dialects.cloud_init import merge_cloud_configs
+from ansible_collections.strata.hier.plugins.module_utils.dialects.deckhand.layering import layer_documents
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.dialects.heat import merge_environments
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_documents, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.dialects.sequence import merge_scopes
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.contract import (
     Sealed, containers, lines_run, work_bound,
 )

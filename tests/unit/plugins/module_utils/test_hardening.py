@@ -10,14 +10,14 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from ansible_collections.strata.hier.plugins.module_utils.cloud_init import merge_cloud_configs
-from ansible_collections.strata.hier.plugins.module_utils.deckhand import layer_documents
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError, MergeSizeError
-from ansible_collections.strata.hier.plugins.module_utils.heat import merge_environments
-from ansible_collections.strata.hier.plugins.module_utils.limits import FLOOR, copy_value, written_size
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents, merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
-from ansible_collections.strata.hier.plugins.module_utils.sequence import merge_scopes
+from ansible_collections.strata.hier.plugins.module_utils.dialects.cloud_init import merge_cloud_configs
+from ansible_collections.strata.hier.plugins.module_utils.dialects.deckhand.layering import layer_documents
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeInputError, MergeSizeError
+from ansible_collections.strata.hier.plugins.module_utils.dialects.heat import merge_environments
+from ansible_collections.strata.hier.plugins.module_utils.core.limits import FLOOR, copy_value, written_size
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_documents, merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.dialects.sequence import merge_scopes
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.contract import Sealed, lines_run, work_bound
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_rules

@@ -13,10 +13,10 @@ import json
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import (
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import (
     MergeConflictError, MergeDepthError, MergeInputError, StrategyError,
 )
-from ansible_collections.strata.hier.plugins.module_utils.heat import merge_environments
+from ansible_collections.strata.hier.plugins.module_utils.dialects.heat import merge_environments
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import looped, nested
 
 ENV_1 = {

@@ -16,8 +16,8 @@ import os
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.heat import merge_environments
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.dialects.heat import merge_environments
 
 with open(os.path.join(os.path.dirname(__file__), 'heat_oracle_cases.json'), encoding='utf-8') as stream:
     CASES = json.load(stream)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError
-from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import HieraError
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.engine import Explainer
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.test_hiera_core import engine
 
 COMMON = '''lookup_options:

@@ -17,14 +17,14 @@ import os
 import pytest
 import yaml
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import (
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import (
     HieraConfigError, HieraError, HieraNotFound, MergeError,
 )
-from ansible_collections.strata.hier.plugins.module_utils.hiera import Explainer, HieraLookup, hiera_scope
-from ansible_collections.strata.hier.plugins.module_utils.hiera_config import parse_hiera_config, ruby_glob
-from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import split_key
-from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import inspect, ruby_sort, union
-from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import DeepMerger, merger_for
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.engine import Explainer, HieraLookup, hiera_scope
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.config import parse_hiera_config, ruby_glob
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.keys import split_key
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.ruby import inspect, ruby_sort, union
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.merges import DeepMerger, merger_for
 
 HIERA = '''version: 5
 defaults: {datadir: data, data_hash: yaml_data}

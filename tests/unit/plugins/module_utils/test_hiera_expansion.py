@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils import limits
-from ansible_collections.strata.hier.plugins.module_utils.errors import ExpansionError, HieraError, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core import limits
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import ExpansionError, HieraError, MergeError
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.test_hiera_core import engine
 
 

@@ -14,9 +14,9 @@ import signal
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils import limits
-from ansible_collections.strata.hier.plugins.module_utils.errors import ExpansionError, HieraError, MergeError
-from ansible_collections.strata.hier.plugins.module_utils.hiera_config import ruby_glob
+from ansible_collections.strata.hier.plugins.module_utils.core import limits
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import ExpansionError, HieraError, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.config import ruby_glob
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.test_hiera_core import HIERA, engine, write
 
 

@@ -12,9 +12,9 @@ import os
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraConfigError
-from ansible_collections.strata.hier.plugins.module_utils.hiera_config import parse_hiera_config
-from ansible_collections.strata.hier.plugins.module_utils.hiera_modules import (
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import HieraConfigError
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.config import parse_hiera_config
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.module_layer import (
     MISSING, NO_PROVIDER, Modules, module_of, modulepath,
 )
 

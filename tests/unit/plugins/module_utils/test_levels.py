@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.levels import (
+from ansible_collections.strata.hier.plugins.module_utils.core.levels import (
     LevelError, check_level, expand, from_datum, split_level,
 )
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.levels import LevelError
-from ansible_collections.strata.hier.plugins.module_utils.mapped_levels import MappedLevel, expand_level, parse_level
+from ansible_collections.strata.hier.plugins.module_utils.core.levels import LevelError
+from ansible_collections.strata.hier.plugins.module_utils.core.mapped_levels import MappedLevel, expand_level, parse_level
 
 ROLES = MappedLevel('roles', 'role', 'Roles/%{Env}/%{role}')
 

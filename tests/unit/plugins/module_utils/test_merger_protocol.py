@@ -10,16 +10,16 @@ import inspect
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils import kinds, merging
-from ansible_collections.strata.hier.plugins.module_utils.kinds import FAST_PATHS, SCALAR, family_of
-from ansible_collections.strata.hier.plugins.module_utils.mergers.base import Merger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.dispatch import ByType
-from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import HashArrayMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import MapMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import ScalarListMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.scalars import ScalarMerger
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules, Rule
-from ansible_collections.strata.hier.plugins.module_utils.strategy import PRESETS
+from ansible_collections.strata.hier.plugins.module_utils.core import kinds, merging
+from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.base import Merger
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.dispatch import ByType
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.hash_arrays import HashArrayMerger
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.maps import MapMerger
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.scalar_lists import ScalarListMerger
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.scalars import ScalarMerger
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules, Rule
+from ansible_collections.strata.hier.plugins.module_utils.core.strategy import PRESETS
 
 MERGERS = (Merger, MapMerger, ScalarListMerger, HashArrayMerger, ByType)
 

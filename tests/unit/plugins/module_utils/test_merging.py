@@ -12,11 +12,11 @@ from unittest import mock
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils import merging
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeInputError
-from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH, copy_value
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.core import merging
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeDepthError, MergeInputError
+from ansible_collections.strata.hier.plugins.module_utils.core.limits import MAX_DEPTH, copy_value
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import looped, nested
 
 DEEP = MergeRules('deep')
@@ -220,7 +220,7 @@ class TestSourcesAndSafety:
 
 class TestDocuments:
     def test_each_top_key_merges_as_its_own_lookup(self):
-        from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents
+        from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_documents
         most_specific_with_knockout = {'merge_options': {'knockout_prefix': '--'}}
         rules = MergeRules(most_specific_with_knockout, {'Net': 'hash', 'Features': 'Unique'})
         node = {'Net': {'Dns': 'b'}, 'Features': ['x'], 'Role': {'n': 1}, '--Gone': None}
@@ -233,8 +233,8 @@ class TestDocuments:
         assert merge_documents([{'--Gone': None}, {'Gone': 1}], without_knockout).value == {'--Gone': None, 'Gone': 1}
 
     def test_documents_must_be_maps(self):
-        from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError
-        from ansible_collections.strata.hier.plugins.module_utils.merging import merge_documents
+        from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeInputError
+        from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_documents
         with pytest.raises(MergeInputError, match='document 1 is a list'):
             merge_documents([{}, ['a']], DEEP)
 

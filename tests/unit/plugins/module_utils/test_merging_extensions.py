@@ -11,8 +11,8 @@ from collections.abc import Mapping
 
 from hypothesis import given, settings, strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import (
     extended_rules, extended_specs, extended_strategy,
 )

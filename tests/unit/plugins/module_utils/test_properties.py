@@ -11,9 +11,9 @@ from collections.abc import Mapping
 
 from hypothesis import assume, given, settings, strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils.identity import freeze
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.core.identity import freeze
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 
 PREFIX = '--'
 names = st.sampled_from(['a', 'b', 'c', 'Name', 'Version', 'x'])

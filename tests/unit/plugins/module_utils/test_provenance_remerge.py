@@ -12,8 +12,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils.provenance import Place
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.core.provenance import Place
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import (
     extended_rules, extended_specs, extended_strategy,
 )

@@ -2,7 +2,7 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Issue 30, item 4: Hiera's convert_to as Puppet's new() (module_utils/puppet_types.py).
+"""Issue 30, item 4: Hiera's convert_to as Puppet's new() (module_utils/dialects/hiera/puppet_types.py).
 
 ``puppet_convert_cases.json`` holds Puppet 7.23's answers (tests/oracle/hiera/convert_to_oracle.py asks Puppet and
 writes them): every case agrees, but for the departures below, where strata.hier refuses what it does not reproduce
@@ -15,8 +15,8 @@ import os
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import to_s
-from ansible_collections.strata.hier.plugins.module_utils.puppet_types import (
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.ruby import to_s
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.puppet_types import (
     SENSITIVE_TEXT, ConversionError, PuppetTypeError, Sensitive, parse_convert_to,
 )
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.contract import Sealed

@@ -10,10 +10,10 @@ from typing import ClassVar, Tuple
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import HashArrayMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import MapMerger
-from ansible_collections.strata.hier.plugins.module_utils.records import Record, derived
-from ansible_collections.strata.hier.plugins.module_utils.strategy import PRESETS, parse_strategy
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.hash_arrays import HashArrayMerger
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.maps import MapMerger
+from ansible_collections.strata.hier.plugins.module_utils.core.records import Record, derived
+from ansible_collections.strata.hier.plugins.module_utils.core.strategy import PRESETS, parse_strategy
 
 
 class Point(Record):

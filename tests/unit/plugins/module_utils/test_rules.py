@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules, split_path
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import StrategyError
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules, split_path
 
 
 def test_exact_before_regex_before_default():

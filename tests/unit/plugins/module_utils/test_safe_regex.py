@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils.deckhand import layer_documents
-from ansible_collections.strata.hier.plugins.module_utils.errors import (
+from ansible_collections.strata.hier.plugins.module_utils.dialects.deckhand.layering import layer_documents
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import (
     ExpansionError, HieraError, MergeError, MergeInputError,
 )
-from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import merger_for
-from ansible_collections.strata.hier.plugins.module_utils.safe_regex import (
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.merges import merger_for
+from ansible_collections.strata.hier.plugins.module_utils.core.safe_regex import (
     MAX_PATTERN, UnsafeRegexError, compile_untrusted,
 )
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.test_deckhand import document, policy

@@ -2,7 +2,7 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Issue 30, item 1: the JSON Schema subset of constraints' ``type`` (module_utils/schema.py)."""
+"""Issue 30, item 1: the JSON Schema subset of constraints' ``type`` (module_utils/core/schema.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import datetime
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils import identity
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError, MergeError
-from ansible_collections.strata.hier.plugins.module_utils.limits import MAX_DEPTH
-from ansible_collections.strata.hier.plugins.module_utils.schema import Schema, SchemaError
+from ansible_collections.strata.hier.plugins.module_utils.core import identity
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeDepthError, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.limits import MAX_DEPTH
+from ansible_collections.strata.hier.plugins.module_utils.core.schema import Schema, SchemaError
 
 WHERE = "constraints 'ntp': type"
 
@@ -263,7 +263,7 @@ def test_depth_limit():
 
 
 def test_each_value_node_visited_once_per_schema_node(monkeypatch):
-    from ansible_collections.strata.hier.plugins.module_utils import schema
+    from ansible_collections.strata.hier.plugins.module_utils.core import schema
     calls = []
     original = schema._Run.check
 
@@ -349,7 +349,7 @@ def test_a_bad_schema_names_its_path():
 
 
 def test_the_schema_is_compiled_once(monkeypatch):
-    from ansible_collections.strata.hier.plugins.module_utils import schema
+    from ansible_collections.strata.hier.plugins.module_utils.core import schema
     compiled = []
     original = schema.compile_untrusted
     monkeypatch.setattr(schema, 'compile_untrusted', lambda *args, **kwargs: compiled.append(args) or original(*args, **kwargs))

@@ -14,8 +14,8 @@ import copy
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeInputError, StrategyError
-from ansible_collections.strata.hier.plugins.module_utils.sequence import merge_scopes, sequence_strategy
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeInputError, StrategyError
+from ansible_collections.strata.hier.plugins.module_utils.dialects.sequence import merge_scopes, sequence_strategy
 
 # group level (outer)
 GROUP = [{'ip': '127.0.0.1', 'hostnames': ['localhost', 'mymachine']},

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
-from ansible_collections.strata.hier.plugins.module_utils.strategy import (
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import StrategyError
+from ansible_collections.strata.hier.plugins.module_utils.core.strategy import (
     PRESETS, parse_strategy, with_options,
 )
 

@@ -11,15 +11,15 @@ import itertools
 
 import pytest
 
-from ansible_collections.strata.hier.plugins.module_utils.deckhand import DECKHAND_MERGE
-from ansible_collections.strata.hier.plugins.module_utils.errors import StrategyError
-from ansible_collections.strata.hier.plugins.module_utils.mergers.dispatch import ByType
-from ansible_collections.strata.hier.plugins.module_utils.mergers.hash_arrays import HashArrayMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.maps import MapMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.scalar_lists import ScalarListMerger
-from ansible_collections.strata.hier.plugins.module_utils.mergers.scalars import ScalarMerger
-from ansible_collections.strata.hier.plugins.module_utils.sequence import KINDS, MODES, sequence_strategy
-from ansible_collections.strata.hier.plugins.module_utils.strategy import (
+from ansible_collections.strata.hier.plugins.module_utils.dialects.deckhand.layering import DECKHAND_MERGE
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import StrategyError
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.dispatch import ByType
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.hash_arrays import HashArrayMerger
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.maps import MapMerger
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.scalar_lists import ScalarListMerger
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.scalars import ScalarMerger
+from ansible_collections.strata.hier.plugins.module_utils.dialects.sequence import KINDS, MODES, sequence_strategy
+from ansible_collections.strata.hier.plugins.module_utils.core.strategy import (
     PRESETS, SHORTHANDS, MergeStrategy, parse_strategy, with_options,
 )
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_strategy

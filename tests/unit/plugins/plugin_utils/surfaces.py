@@ -32,9 +32,9 @@ from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.vault import VaultLib, VaultSecret
 from ansible.utils.display import Display
 
-from ansible_collections.strata.hier.plugins.module_utils import merging
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.limits import EXPANSION_FACTOR, EXPANSION_FLOOR
+from ansible_collections.strata.hier.plugins.module_utils.core import merging
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.limits import EXPANSION_FACTOR, EXPANSION_FLOOR
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import DatumHandlerError

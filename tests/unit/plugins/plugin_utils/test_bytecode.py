@@ -63,7 +63,7 @@ def test_the_finder_claims_only_the_helpers_source_files(tmp_path):
     for name, path in ((HELPER + 'mergers', [str(tmp_path)]),                 # a folder: Ansible's
                        (HELPER + 'missing', [str(tmp_path)]),
                        (HELPER + 'merging', None),                             # not inside a package
-                       ('ansible_collections.other.coll.plugins.module_utils.merging', [str(tmp_path)]),
+                       ('ansible_collections.other.coll.plugins.module_utils.core.merging', [str(tmp_path)]),
                        ('ansible_collections.strata.hier.plugins.lookup.merging', [str(tmp_path)])):
         assert bytecode.HelperFinder.find_spec(name, path) is None, name
 
@@ -75,7 +75,7 @@ def test_a_worker_loads_the_helpers_from_bytecode_behind_what_comes_first(tmp_pa
     assert finders[0] == 'First'
     assert finders.index('HelperFinder') == finders.index('_AnsibleCollectionFinder') - 1
     loaders = dict(report['helpers'])
-    assert HELPER + 'merging' in loaders
+    assert HELPER + 'core.merging' in loaders
     # all but the finder's own module, which Ansible loads before the finder exists
     assert loaders.pop('ansible_collections.strata.hier.plugins.plugin_utils.bytecode') == '_AnsibleCollectionLoader'
     assert set(loaders.values()) == {'_TimestampBytecodeLoader'}, loaders     # a SourceFileLoader
@@ -150,7 +150,7 @@ import json, sys
 from ansible.plugins.loader import init_plugin_loader, lookup_loader
 init_plugin_loader([sys.argv[2]])
 lookup_loader.get('strata.hier.hier')
-module = sys.modules['ansible_collections.strata.hier.plugins.module_utils.merging']
+module = sys.modules['ansible_collections.strata.hier.plugins.module_utils.core.merging']
 print(json.dumps({'file': module.__file__, 'planted': getattr(module, 'PLANTED', False)}))
 '''
 
@@ -162,7 +162,7 @@ def test_a_worker_does_not_run_an_unchecked_pyc_planted_in_the_collection(tmp_pa
     for folder in ('plugins', 'meta'):
         shutil.copytree(os.path.join(real, folder), str(copy / folder),
                         ignore=shutil.ignore_patterns('__pycache__'))
-    source = copy / 'plugins' / 'module_utils' / 'merging.py'
+    source = copy / 'plugins' / 'module_utils' / 'core' / 'merging.py'
     plant(source, source.read_text() + '\nPLANTED = True\n', 'unchecked',
           source.parent / '__pycache__' / ('merging.%s.pyc' % sys.implementation.cache_tag))
     environment = {name: value for name, value in os.environ.items()

@@ -2,7 +2,7 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The check job (plugin_utils/check_report.py, the strata.hier.check module and playbook): every node checked, its
+"""The check job (plugin_utils/jobs/check_report.py, the strata.hier.check module and playbook): every node checked, its
 findings as JSON, SARIF and text."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import pytest
 from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.vault import VaultLib, VaultSecret
 
-from ansible_collections.strata.hier.plugins.module_utils.constraints import RULES
-from ansible_collections.strata.hier.plugins.plugin_utils.check_report import (
+from ansible_collections.strata.hier.plugins.module_utils.core.constraints import RULES
+from ansible_collections.strata.hier.plugins.plugin_utils.jobs.check_report import (
     FINGERPRINT, check, failure, main, sarif, write_report,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import NodeChecks

@@ -12,7 +12,7 @@ import pytest
 from ansible.parsing.dataloader import DataLoader
 
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_source import load_config
+from ansible_collections.strata.hier.plugins.plugin_utils.sources.hier_yml import load_config
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb
 
 

@@ -21,7 +21,7 @@ from ansible.template import Templar
 
 from ansible_collections.strata.hier.plugins.lookup import hier as lookup_module
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_source import load_config
+from ansible_collections.strata.hier.plugins.plugin_utils.sources.hier_yml import load_config
 from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check import NodeChecks, check_node, enforce
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
 from ansible_collections.strata.hier.tests.unit.plugins.readme_project import (

@@ -19,7 +19,7 @@ from hypothesis import given, settings, strategies as st
 from ansible.errors import AnsibleError
 from ansible.parsing.dataloader import DataLoader
 
-from ansible_collections.strata.hier.plugins.module_utils.datum_syntax import is_handler
+from ansible_collections.strata.hier.plugins.module_utils.dialects.datum.syntax import is_handler
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
 

@@ -21,9 +21,9 @@ import yaml
 from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives.serialization import pkcs7
 
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.mergers.hiera import merger_for
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.merges import merger_for
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 from ansible_collections.strata.hier.plugins.plugin_utils import eyaml
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, EyamlKeys, EyamlValue
 

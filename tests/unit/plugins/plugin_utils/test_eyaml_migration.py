@@ -2,7 +2,7 @@
 # Copyright (c) 2026, strata.hier contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The eyaml to vault migration (plugin_utils/eyaml_migration.py, the strata.hier.eyaml_to_vault module and
+"""The eyaml to vault migration (plugin_utils/jobs/eyaml_migration.py, the strata.hier.eyaml_to_vault module and
 playbook): the text rewriting, a round trip of values made by the eyaml gem, the run's errors, no plaintext shown."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.vault import VaultLib, VaultSecret
 
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, EyamlKeys
-from ansible_collections.strata.hier.plugins.plugin_utils.eyaml_migration import (
+from ansible_collections.strata.hier.plugins.plugin_utils.jobs.eyaml_migration import (
     Migration, data_files, migrate, rewritten, run_secrets, scan,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import decrypted, is_vault_value

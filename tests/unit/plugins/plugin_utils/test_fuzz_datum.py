@@ -20,7 +20,7 @@ from hypothesis import given, strategies as st
 
 from ansible.utils.display import Display
 
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_source import load_config
+from ansible_collections.strata.hier.plugins.plugin_utils.sources.hier_yml import load_config
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import Hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import merged_host_vars
 from ansible_collections.strata.hier.tests.unit.plugins.plugin_utils.surfaces import (

@@ -5,7 +5,7 @@
 """Fuzz target of Hiera repositories, as a data writer sees them: random hiera.yaml levels (path, paths, glob,
 globs, mapped_paths, interpolated facts), data files full of ``%{...}`` (lookup, hiera, alias, scope, literal;
 nested, cyclic, chained), lookup_options with regex keys and merge behaviours, whole-file and inline vault values,
-links. Driven through plugin_utils/hiera_source.py as the lookup and inventory plugins drive it; the oracle is
+links. Driven through plugin_utils/sources/hiera_yaml.py as the lookup and inventory plugins drive it; the oracle is
 surfaces.py's (docs/security.md). STRATA_FUZZ_EXAMPLES sets the examples per test; ``scripts/fuzz`` runs many.
 """
 
@@ -20,8 +20,8 @@ from hypothesis import given, strategies as st
 
 from ansible.utils.display import Display
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraNotFound
-from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import HieraSource, whole_node
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import HieraNotFound
+from ansible_collections.strata.hier.plugins.plugin_utils.sources.hiera_yaml import HieraSource, whole_node
 from ansible_collections.strata.hier.tests.unit.plugins.plugin_utils.surfaces import (
     FINDINGS, FUZZ, INLINE_SECRET, INLINE_VAULT, allowance, bounded, check_error,
     check_vaulted_keys, check_warnings, line_limit, loader, metered, shows, size_of, started, WHOLE_VAULTED,

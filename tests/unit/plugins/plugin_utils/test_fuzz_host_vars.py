@@ -25,7 +25,7 @@ from ansible.inventory.data import InventoryData
 from ansible.plugins.loader import inventory_loader
 from ansible.utils.vars import isidentifier
 
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_source import load_config
+from ansible_collections.strata.hier.plugins.plugin_utils.sources.hier_yml import load_config
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import Hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import merged_host_vars
 from ansible_collections.strata.hier.tests.unit.plugins.plugin_utils.surfaces import (

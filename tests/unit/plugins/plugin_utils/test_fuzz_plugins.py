@@ -25,16 +25,16 @@ from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.vault import VaultLib, VaultSecret
 
 from ansible_collections.strata.hier.plugins.filter.to_vaulted_yaml import to_vaulted_yaml
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
-from ansible_collections.strata.hier.plugins.module_utils.levels import check_level, expand, from_datum
-from ansible_collections.strata.hier.plugins.module_utils.merging import merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.rules import MergeRules
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.levels import check_level, expand, from_datum
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 from ansible_collections.strata.hier.plugins.plugin_utils.cache_form import for_cache, from_cache
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     is_vault_value, not_templates, plain, vault_ciphertext,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_source import load_config
+from ansible_collections.strata.hier.plugins.plugin_utils.sources.hier_yml import load_config
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import Hierarchy, HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.store import StoreError
 from ansible_collections.strata.hier.tests.unit.plugins.plugin_utils.surfaces import write_files

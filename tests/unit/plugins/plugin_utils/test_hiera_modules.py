@@ -14,8 +14,8 @@ import pytest
 
 from ansible.parsing.dataloader import DataLoader
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraError
-from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import whole_node
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import HieraError
+from ansible_collections.strata.hier.plugins.plugin_utils.sources.hiera_yaml import whole_node
 from ansible_collections.strata.hier.plugins.plugin_utils.source import open_source
 
 HOST = {'inventory_hostname': 'web01.example.com', 'role': 'web'}

@@ -14,7 +14,7 @@ import pytest
 
 from ansible.parsing.dataloader import DataLoader
 
-from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import host_facts
+from ansible_collections.strata.hier.plugins.plugin_utils.sources.hiera_yaml import host_facts
 from ansible_collections.strata.hier.plugins.plugin_utils.source import open_source
 
 # Ansible's facts as gathered on each system, and Facter 4's os fact there.

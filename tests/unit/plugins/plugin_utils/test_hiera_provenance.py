@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Provenance of Hiera lookups (issue 28): file and line of every part of an answer, what it shadowed and what each
-knockout removed, for a hiera.yaml (mergers/hiera_provenance.py, plugin_utils/hiera_source.py).
+knockout removed, for a hiera.yaml (module_utils/dialects/hiera/provenance.py, plugin_utils/sources/hiera_yaml.py).
 
 - golden records on a small repository (deep merge with a knockout, unique, first shadowing, lookup_options lines);
 - the levels provenance names are the levels ``puppet lookup --explain`` found the key on (the recorded corpus);
@@ -22,13 +22,13 @@ import pytest
 import yaml
 from hypothesis import given, strategies as st
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import HieraNotFound, MergeError
-from ansible_collections.strata.hier.plugins.module_utils.hiera import HieraLookup, hiera_scope
-from ansible_collections.strata.hier.plugins.module_utils.hiera_config import parse_hiera_config
-from ansible_collections.strata.hier.plugins.module_utils.hiera_keys import split_key
-from ansible_collections.strata.hier.plugins.module_utils.hiera_ruby import eql_key
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import HieraNotFound, MergeError
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.engine import HieraLookup, hiera_scope
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.config import parse_hiera_config
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.keys import split_key
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.ruby import eql_key
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
-from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import (
+from ansible_collections.strata.hier.plugins.plugin_utils.sources.hiera_yaml import (
     HieraSource, provenance_records, whole_node,
 )
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.hiera_corpus import (

@@ -18,8 +18,8 @@ import pytest
 from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.vault import VaultSecret
 
-from ansible_collections.strata.hier.plugins.module_utils.identity import shown_path
-from ansible_collections.strata.hier.plugins.module_utils.paths import split_path
+from ansible_collections.strata.hier.plugins.module_utils.core.identity import shown_path
+from ansible_collections.strata.hier.plugins.module_utils.core.paths import split_path
 from ansible_collections.strata.hier.plugins.plugin_utils import hierarchy as hierarchy_module
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
 from ansible_collections.strata.hier.tests.unit.plugins.readme_project import README_FILES, write

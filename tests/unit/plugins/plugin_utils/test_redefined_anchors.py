@@ -15,7 +15,7 @@ import pytest
 from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.vault import VaultLib, VaultSecret
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeError
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeError
 from ansible_collections.strata.hier.plugins.plugin_utils import parse as parse_module
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError

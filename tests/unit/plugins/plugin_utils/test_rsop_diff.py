@@ -20,10 +20,10 @@ import pytest
 from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.vault import VaultLib, VaultSecret
 
-from ansible_collections.strata.hier.plugins.plugin_utils import rsop_diff as rsop_diff_module
-from ansible_collections.strata.hier.plugins.plugin_utils.git_refs import GitError
-from ansible_collections.strata.hier.plugins.plugin_utils.rsop_diff import main, rsop_diff
-from ansible_collections.strata.hier.plugins.plugin_utils.rsop_diff_report import SCHEMA, gate_failures, markdown
+from ansible_collections.strata.hier.plugins.plugin_utils.jobs import rsop_diff as rsop_diff_module
+from ansible_collections.strata.hier.plugins.plugin_utils.jobs.git_refs import GitError
+from ansible_collections.strata.hier.plugins.plugin_utils.jobs.rsop_diff import main, rsop_diff
+from ansible_collections.strata.hier.plugins.plugin_utils.jobs.rsop_diff_report import SCHEMA, gate_failures, markdown
 
 from ansible_collections.strata.hier.tests.unit.plugins.readme_project import README_FILES, write
 

@@ -17,14 +17,14 @@ from ansible.inventory.data import InventoryData
 from ansible.parsing.dataloader import DataLoader
 from ansible.plugins.loader import inventory_loader, vars_loader
 
-from ansible_collections.strata.hier.plugins.plugin_utils.hiera_source import HieraHostView, HieraSource
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_source import HierarchySource
+from ansible_collections.strata.hier.plugins.plugin_utils.sources.hiera_yaml import HieraHostView, HieraSource
+from ansible_collections.strata.hier.plugins.plugin_utils.sources.hier_yml import HierarchySource
 from ansible_collections.strata.hier.plugins.plugin_utils.source import get_source, open_source
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..', '..'))
 PLUGINS = ['plugins/lookup/hier.py', 'plugins/inventory/hier.py', 'plugins/vars/hier.py']
-KIND_MODULES = ('plugin_utils.hiera_source', 'plugin_utils.hierarchy_source', 'plugin_utils.hierarchy_cache',
-                'plugin_utils.datum_', 'module_utils.hiera', 'module_utils.datum_', 'module_utils.puppet_',
+KIND_MODULES = ('plugin_utils.sources.hiera_yaml', 'plugin_utils.sources.hier_yml', 'plugin_utils.hierarchy_cache',
+                'plugin_utils.datum_', 'module_utils.dialects.hiera.engine', 'module_utils.datum_', 'module_utils.puppet_',
                 'config_path.is_hiera_config_file', 'config.is_datum_config')
 """The modules (and detectors) of one kind of configuration."""
 

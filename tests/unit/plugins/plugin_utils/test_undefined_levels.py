@@ -19,7 +19,7 @@ from ansible.plugins.loader import inventory_loader, lookup_loader, vars_loader
 from ansible.template import Templar
 
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
-from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_source import load_config
+from ansible_collections.strata.hier.plugins.plugin_utils.sources.hier_yml import load_config
 from ansible_collections.strata.hier.tests.unit.plugins.inventory.test_inventory_hier import write
 from ansible_collections.strata.hier.tests.unit.plugins.warnings_seen import warnings_seen
 

@@ -62,7 +62,7 @@ def test_unique_and_deep_tuple_merge_vault_values_by_ciphertext(layers):
 def test_every_plugin_teaches_the_core_the_vault_type(module):
     check = ('import importlib\n'
              'importlib.import_module("ansible_collections.strata.hier.%s")\n'
-             'from ansible_collections.strata.hier.plugins.module_utils import identity\n'
+             'from ansible_collections.strata.hier.plugins.module_utils.core import identity\n'
              'print(sorted(cls.__name__ for cls in identity._OPAQUE))\n' % module)
     environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
     output = subprocess.run([sys.executable, '-c', check], env=environment, capture_output=True, text=True,

@@ -17,7 +17,7 @@ import pytest
 from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.vault import VaultLib, VaultSecret
 
-from ansible_collections.strata.hier.plugins.module_utils.errors import MergeDepthError
+from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeDepthError
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import handler_in, may_hold_handler
 from ansible_collections.strata.hier.plugins.plugin_utils.cache_form import for_cache, from_cache
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (

@@ -1,0 +1,366 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, strata.hier contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Maps (Datum's Hashtable): ``MostSpecific`` takes the most specific map, ``hash`` merges its top keys
+(each value the most specific one, whole), ``deep`` merges recursively.
+
+Which strategy applies below the merged path (SPEC, kept from Datum):
+- a key with its own rule (lookup_options) merges by that rule;
+- under ``deep``, a nested map without a rule inherits its parent's strategy and a nested list uses the
+  default; hash-array items are maps of the array's path;
+- under ``hash`` and ``MostSpecific``, a key without a rule is taken whole from the most specific layer.
+A null in a map is no value (Datum: found means not null); the most specific map's keys come first.
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS, LIST, SCALAR
+from ansible_collections.strata.hier.plugins.module_utils.core.knockout import is_marker, knockout_text, unmark
+from ansible_collections.strata.hier.plugins.module_utils.core.limits import MAX_DEPTH, too_deep
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.base import INHERITED, MOST_SPECIFIC, WHOLE, Merger
+from ansible_collections.strata.hier.plugins.module_utils.core.paths import fold_text
+from ansible_collections.strata.hier.plugins.module_utils.core.records import derived
+
+if TYPE_CHECKING:
+    from ansible_collections.strata.hier.plugins.module_utils.core.merging import MergeRun
+    from ansible_collections.strata.hier.plugins.module_utils.core.strategy import MergeStrategy
+
+HASH = 'hash'
+DEEP = 'deep'
+
+_UNMARKED_KEYS_LIMIT = 1 << 16
+"""Keys FastPaths.unmarked_keys remembers per prefix before it starts again."""
+_MANY_KEYS = 8
+"""Maps from this size merge faster by dict operations than key by key, when they hold only scalars."""
+
+
+class MapMerger(Merger):
+    """Maps merged key by key."""
+
+    SETTING = 'merge_hash'
+    MODES = (MOST_SPECIFIC, HASH, DEEP)
+    VALUES = 'map'
+
+    case_insensitive: bool = False
+    """Keys compare case-insensitively."""
+    recurses: bool = derived()
+    keys_as_written: bool = derived()
+    """Keys compare as written (not case-insensitively): maps may merge by merge_fast, one map as a copy."""
+
+    def _settle(self) -> None:
+        self.settle('recurses', self.mode == DEEP)
+        self.settle('keys_as_written', not self.case_insensitive)
+
+    def merge(self, run: MergeRun, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy, depth: int,
+              layers: Optional[List[int]] = None, documents: bool = False) -> dict:
+        """Merge maps key by key; with ``layers`` (their layer indexes) also record each key's sources in
+        ``run.sources``.  ``documents``: the maps are whole documents, each key merging by its own rule."""
+        if depth > MAX_DEPTH:
+            raise too_deep(path)
+        maps = values[self.takes] if self.takes_one else values
+        if layers is None and not documents and self.keys_as_written and run.fast:
+            merged = self.merge_fast(run, path, maps, strategy, depth)
+            if merged is not None:
+                return merged
+        return self._merge_general(run, path, maps, strategy, depth, layers, documents)
+
+    def _merge_general(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy,
+                       depth: int, layers: Optional[List[int]] = None, documents: bool = False) -> dict:
+        if layers is not None:
+            layers = layers[self.takes]
+        provenance = run.provenance
+        entries, spelled, supplied = self.collect(maps, layers is not None or provenance is not None, run.fast)
+        nested = self.recurses and not documents and not run.rules.has_rules     # maps in maps merge like this one
+        scalar_types = FAST_PATHS.scalar_types
+        result = {}
+        for folded, found in entries.items():
+            key = folded if spelled is None else spelled[folded]
+            if not found:
+                result[key] = None
+            else:
+                if scalar_types.issuperset(map(type, found)):     # the fast path: scalars
+                    result[key], child, merged = found[0], strategy, found
+                else:
+                    result[key], child, merged = self._merge_container(run, path + (key,), found, strategy, depth,
+                                                                       documents, nested)
+                if layers is not None:
+                    run.sources[key] = child.sources(merged[0], [layers[index] for index in supplied[folded]])
+            if provenance is not None:
+                self._note_key(provenance, path + (key,), maps, supplied[folded], found, result[key])
+        if provenance is not None:
+            self._note_removed(provenance, path, maps)
+        run.budget.spend(len(result), path)
+        return result
+
+    def _merge_container(self, run: MergeRun, path: Tuple[Any, ...], found: List[Any], strategy: MergeStrategy,
+                         depth: int, documents: bool, nested: bool) -> Tuple[Any, MergeStrategy, List[Any]]:
+        """One key's values, not all scalars, merged: (the value, the strategy that merged it, the values it
+        merged)."""
+        if nested and FAST_PATHS.plain_maps.issuperset(map(type, found)):       # the fast path: maps
+            return strategy.maps.merge(run, path, found, strategy, depth + 1), strategy, found
+        return self._merge_key(run, path, found, strategy, depth, documents)
+
+    def _note_key(self, provenance: Any, path: Tuple[Any, ...], maps: List[Any], supplied: List[int],
+                  found: List[Any], value: Any) -> None:
+        """Provenance: the maps defining the key at ``path`` (a null: the most specific map writing it)."""
+        key = path[-1]
+        if not found:
+            supplied, found = [next(index for index, mapping in enumerate(maps) if key in mapping)], [None]
+        if self.case_insensitive:
+            provenance.key(path, self._definitions(provenance, maps, key, supplied, found), value)
+        else:
+            provenance.map_key(path, maps, supplied, found, value)
+
+    def _definitions(self, provenance: Any, maps: List[Any], key: Any, supplied: List[int],
+                     found: List[Any]) -> List[Tuple[Any, Any]]:
+        """Provenance: the places of a key's values (most specific first), the key as each map writes it (keys
+        compared case-insensitively: with keys as written, Provenance.map_key)."""
+        folded, spellings = self.fold_key(key), {}
+        definitions = []
+        for index, value in zip(supplied, found):       # a map may write the key twice (a, A): in order
+            if index not in spellings:
+                spellings[index] = iter([written for written, item in maps[index].items()
+                                         if self.fold_key(written) == folded and (item is not None or value is None)])
+            definitions.append((provenance.place_of(maps[index], next(spellings[index], key)), value))
+        return definitions
+
+    def _note_removed(self, provenance: Any, path: Tuple[Any, ...], maps: List[Any]) -> None:
+        """Provenance: the keys knockout markers took out of less specific maps, each with its marker."""
+        if not any(keys_may_hold_markers(mapping, self.knockout_prefix) for mapping in maps[:-1]):
+            return      # no marker in a map that has a less specific one
+        markers = {}
+        for index, mapping in enumerate(maps):
+            for key, value in mapping.items():
+                if is_marker(key, self.knockout_prefix):
+                    markers.setdefault(knockout_text(self.fold_key(unmark(key, self.knockout_prefix))), (index, key))
+                    continue
+                marker = markers.get(knockout_text(self.fold_key(key)))
+                if marker is not None and marker[0] < index:     # a null too: the marker took the key out
+                    provenance.removed(path, provenance.place_of(mapping, key), value,
+                                       provenance.place_of(maps[marker[0]], marker[1]))
+
+    def merge_nested(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy,
+                     depth: int) -> dict:
+        """Maps merged with every layer taken, nothing tracked and not as documents, when keys_as_written holds:
+        by merge_fast or, when it declines (or the fast paths are off), by the general path."""
+        merged = self.merge_fast(run, path, maps, strategy, depth) if run.fast else None
+        return self._merge_general(run, path, maps, strategy, depth) if merged is None else merged
+
+    def merge_fast(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy,
+                   depth: int) -> Optional[dict]:
+        """merge's fast path (nested maps, hash-array items) when keys_as_written, nothing is tracked and the maps
+        are not whole documents: None when the maps need the general path (a knockout marker among the keys...)."""
+        if depth > MAX_DEPTH:
+            raise too_deep(path)
+        if len(maps) == 1:
+            return None if keys_may_hold_markers(maps[0], self.knockout_prefix) \
+                else self._copy(run, path, maps[0], strategy, depth)
+        if len(maps[0]) >= _MANY_KEYS and only_values(maps):    # such as the leaves of a tree: in C
+            return self._merge_values(run, path, maps)
+        entries = collect_simple(maps)
+        if keys_may_hold_markers(entries, self.knockout_prefix):
+            return None
+        nested = self.recurses and not run.rules.has_rules and strategy.maps is self    # maps in maps merge alike
+        scalar_types, plain_maps = FAST_PATHS.scalar_types, FAST_PATHS.plain_maps
+        result = {}
+        for key, found in entries.items():
+            if not found:
+                result[key] = None
+            elif scalar_types.issuperset(map(type, found)):
+                result[key] = found[0]
+            elif nested and plain_maps.issuperset(map(type, found)):
+                result[key] = self.merge_nested(run, path + (key,), found, strategy, depth + 1)
+            else:
+                result[key] = self._merge_key(run, path + (key,), found, strategy, depth, False)[0]
+        run.budget.spend(len(result), path)
+        return result
+
+    def _merge_values(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any]) -> Optional[dict]:
+        """merge_fast of maps holding only scalars, no null: by dict operations (None: a key may be a marker)."""
+        result = dict.fromkeys(chain.from_iterable(maps))
+        if keys_may_hold_markers(result, self.knockout_prefix):
+            return None
+        for mapping in reversed(maps):
+            result.update(mapping)
+        run.budget.spend(len(result), path)
+        return result
+
+    def _copy(self, run: MergeRun, path: Tuple[Any, ...], mapping: Mapping, strategy: MergeStrategy,
+              depth: int) -> dict:
+        """merge of one map, the fast path of hash-array items and single layers: scalars (nulls too) as they are,
+        containers merged alone (copied)."""
+        result = dict(mapping)
+        scalar_types = FAST_PATHS.scalar_types
+        if not scalar_types.issuperset(map(type, mapping.values())):
+            nested = self.recurses and not run.rules.has_rules and strategy.maps is self    # maps in maps merge alike
+            plain_maps = FAST_PATHS.plain_maps
+            for key, value in mapping.items():
+                if nested and type(value) in plain_maps:
+                    result[key] = self.merge_nested(run, path + (key,), [value], strategy, depth + 1)
+                elif type(value) not in scalar_types:
+                    result[key] = self._merge_key(run, path + (key,), [value], strategy, depth, False)[0]
+        run.budget.spend(len(result), path)
+        return result
+
+    def _merge_key(self, run: MergeRun, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy,
+                   depth: int, documents: bool) -> Tuple[Any, MergeStrategy, List[Any]]:
+        """One key's values merged: (the value, the strategy that merged it, the values it merged)."""
+        if FAST_PATHS.scalar_types.issuperset(map(type, values)):
+            family = SCALAR
+        else:
+            family, values = strategy.dispatch.winning_family(run, path, values)
+        if family is SCALAR:       # the most specific scalar, whatever the rule of its path
+            return strategy.scalars.merge(values), strategy, values
+        if documents:
+            rule = run.rules.resolve(path)
+            child, name = rule.strategy, rule.name
+        else:
+            child, name = self._child_strategy(run, path, family, strategy)
+        if run.trace is not None:       # explain: the strategy chosen here is the one it reports
+            run.trace.chose(path, child, name)
+        whole = run.fast and child.is_whole and (family is not LIST or len(values) == 1)    # lists: check their kinds
+        return run.merge(path, values[:1] if whole else values, child, depth + 1, family), child, values
+
+    def _child_strategy(self, run: MergeRun, path: Tuple[Any, ...], family: str,
+                        parent: MergeStrategy) -> Tuple[MergeStrategy, str]:
+        """The strategy of a nested map or list and the name of the rule it comes from: the path's own rule, else
+        the default (a list under deep), the parent's strategy (a map under deep: INHERITED) or the most specific
+        value whole (under hash and MostSpecific: WHOLE)."""
+        rule = run.rules.explicit(path)
+        if rule is None and family is LIST and self.recurses:
+            rule = run.rules.default
+        if rule is not None:
+            return rule.strategy, rule.name
+        return (parent, INHERITED) if self.recurses else (parent.whole, WHOLE)
+
+    def collect(self, maps: Sequence[Mapping], track: bool, fast: bool = True) -> tuple:
+        """Per key (folded when keys are case-insensitive): the values, most specific first.
+
+        Also returns the key as most specifically written (case-insensitive keys only) and, when
+        ``track``, the indexes of the maps that supplied each key.  ``fast``: the fast paths are on.
+        """
+        if fast and not track and self.keys_as_written:
+            entries = collect_simple(maps)
+            if not keys_may_hold_markers(entries, self.knockout_prefix):
+                return entries, None, None
+        elif FAST_PATHS.on and self.keys_as_written \
+                and not any(keys_may_hold_markers(mapping, self.knockout_prefix) for mapping in maps):
+            return collect_tracked(maps)        # provenance's fast path: what _Collected gives when nothing knocks out
+        collected = _Collected(self, track)
+        for index, mapping in enumerate(maps):
+            collected.add(index, mapping)
+        return collected.entries, collected.spelled, collected.supplied
+
+    def fold_key(self, key: Any) -> Any:
+        return fold_text(key) if self.case_insensitive else key
+
+
+class _Collected:
+    """The keys of maps (most specific first) with their values, knockouts applied; a null is no value (Datum)."""
+
+    def __init__(self, merger: MapMerger, track: bool) -> None:
+        self.merger = merger
+        self.entries: Dict[Any, List[Any]] = {}
+        self.spelled: Optional[Dict[Any, Any]] = {} if merger.case_insensitive else None
+        self.supplied: Optional[Dict[Any, List[int]]] = {} if track else None
+        self.knocked: set = set()
+
+    def add(self, index: int, mapping: Mapping) -> None:
+        merger = self.merger
+        prefix = merger.knockout_prefix
+        knocks = []
+        for key, value in mapping.items():
+            if is_marker(key, prefix):
+                knocks.append(merger.fold_key(unmark(key, prefix)))
+                continue
+            folded = merger.fold_key(key)
+            if self.knocked and knockout_text(folded) in self.knocked:
+                continue
+            values = self._values_of(folded, key)
+            if value is not None:
+                values.append(value)
+                if self.supplied is not None:
+                    self.supplied[folded].append(index)
+        self.knocked.update(knocks)
+
+    def _values_of(self, folded: Any, key: Any) -> List[Any]:
+        values = self.entries.get(folded)
+        if values is None:
+            self.entries[folded] = values = []
+            if self.spelled is not None:
+                self.spelled[folded] = key
+            if self.supplied is not None:
+                self.supplied[folded] = []
+        return values
+
+
+def may_hold_markers(texts: Iterable[Any], prefix: Optional[str]) -> bool:
+    """Whether any text may start with the knockout prefix.
+
+    The merge's fast paths: joining the texts and searching the result runs in C;
+    a non-text item or a false alarm only sends the values down the general path.
+    """
+    if prefix is None or not texts:
+        return False
+    try:
+        return ('\n' + '\n'.join(texts)).find('\n' + prefix) >= 0
+    except TypeError:
+        return True
+
+
+def keys_may_hold_markers(keys: Iterable[Any], prefix: Optional[str]) -> bool:
+    """may_hold_markers for map keys, which repeat from map to map: keys seen unmarked answer from a set."""
+    if prefix is None or not keys:
+        return False
+    unmarked = FAST_PATHS.unmarked_keys.get(prefix)
+    if unmarked is not None and unmarked.issuperset(keys):
+        return False
+    if may_hold_markers(keys, prefix):
+        return True
+    if unmarked is None or len(unmarked) > _UNMARKED_KEYS_LIMIT:
+        unmarked = FAST_PATHS.unmarked_keys[prefix] = set()
+    unmarked.update(keys)
+    return False
+
+
+def only_values(maps: Sequence[Mapping]) -> bool:
+    """Whether the maps hold only scalars, no null."""
+    value_types = FAST_PATHS.value_types
+    for mapping in maps:
+        if not value_types.issuperset(map(type, mapping.values())):
+            return False
+    return True
+
+
+def collect_tracked(maps: Sequence[Mapping]) -> Tuple[Dict[Any, List[Any]], None, Dict[Any, List[int]]]:
+    """collect's answer with tracking, without knockout or case folding (nulls as _Collected reads them)."""
+    entries: Dict[Any, List[Any]] = {}
+    supplied: Dict[Any, List[int]] = {}
+    for index, mapping in enumerate(maps):
+        for key, value in mapping.items():
+            values = entries.get(key)
+            if values is None:
+                values, indexes = entries[key], supplied[key] = [], []
+            else:
+                indexes = supplied[key]
+            if value is not None:
+                values.append(value)
+                indexes.append(index)
+    return entries, None, supplied
+
+
+def collect_simple(maps: Sequence[Mapping]) -> Dict[Any, List[Any]]:
+    """collect without knockout, case folding, null handling or tracking."""
+    entries: Dict[Any, List[Any]] = {key: [] if value is None else [value] for key, value in maps[0].items()}
+    for mapping in maps[1:]:
+        for key, value in mapping.items():
+            if key in entries:
+                if value is not None:
+                    entries[key].append(value)
+            else:
+                entries[key] = [] if value is None else [value]
+    return entries
