@@ -29,6 +29,8 @@ class ActionModule(JobAction):
         report = rsop_diff(args['repo'] or os.getcwd(), args['base'], args['head'], args['source'], self._loader)
         json_path, markdown_path = write_report(report, args['out'])
         result = dict(changed=False, summary=report['summary'], json=json_path, markdown=markdown_path)
+        if report['warnings']:
+            result['warnings'] = ['strata.hier.rsop_diff: %s' % warning for warning in report['warnings']]
         failures = gate_failures(report, args['fail_if'])
         if failures:
             result.update(failed=True, msg='strata.hier.rsop_diff: fail_if: %s (see %s)'

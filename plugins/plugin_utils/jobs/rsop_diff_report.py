@@ -184,7 +184,18 @@ def build_report(refs: List[str], sides: List[Any], diffs: Dict[str, HostDiff], 
                     'shadowed_edits': len(shadowed), 'dead_edits': len(dead), 'hosts_recomputed': recomputed},
         'groups': groups, 'shadowed_edits': shadowed, 'dead_edits': dead, 'errors': errors,
         'refused_nodes': sorted(set(sides[0].refused) | set(sides[1].refused)),
+        'warnings': _configuration_warnings(refs, sides),
     }
+
+
+def _configuration_warnings(refs: List[str], sides: List[Any]) -> List[str]:
+    """What reading each ref's configuration warned about (a Datum.yml's keys Datum ignores...), its files named
+    relative to the repository, once when both refs warn alike."""
+    found: Dict[str, List[str]] = {}
+    for ref, side in zip(refs, sides):
+        for warning in side.hierarchy.config.warnings:
+            found.setdefault(warning.replace(side.root + os.sep, ''), []).append(ref)
+    return ['%s (%s)' % (warning, ', '.join(found_in)) for warning, found_in in found.items()]
 
 
 def _host_changes(diff: HostDiff, context: _Context, errors: List[Dict[str, Any]],

@@ -361,3 +361,15 @@ def test_eyaml_values_compare_by_ciphertext_and_show_as_secrets(tmp_path):
     for shown in (json.dumps(report), markdown(report)):
         assert 'Ey4ml-' not in shown and 'ENC[' not in shown
     assert eyaml.COUNTS['decrypted'] == decrypted       # the diff never decrypts
+
+
+def test_what_reading_the_configuration_warns_about_is_in_the_report_with_its_ref(example):
+    datum = example / 'dscworkshop' / 'Datum.yml'
+    datum.write_text(datum.read_text() + 'default_lookup_option: hash\n')
+    report = rsop_diff(str(example), 'HEAD', config='dscworkshop/Datum.yml', loader=vault_loader())
+    warning, = [warning for warning in report['warnings'] if 'default_lookup_option' in warning]
+    assert warning.startswith("dscworkshop/Datum.yml:86: key 'default_lookup_option' is not one Datum reads")
+    assert warning.endswith('(%s)' % report['head'])        # not the base's: it reads no such key
+    handler, = [warning for warning in report['warnings'] if 'not evaluated' in warning]
+    assert handler.endswith('(HEAD, %s)' % report['head'])     # both refs warn alike: once
+    assert not any(str(example) in warning for warning in report['warnings'])
