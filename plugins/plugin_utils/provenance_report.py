@@ -26,6 +26,7 @@ from typing import Any, Callable, Dict, List, Tuple
 from ansible_collections.strata.hier.plugins.module_utils.core.identity import shown, shown_path
 from ansible_collections.strata.hier.plugins.module_utils.core.kinds import LIST, MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.core.provenance import Entry, Place, Provenance
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line
 
 Located = Dict[str, Any]
 """``{file, line, column, level, level_path}`` of a place, ``withheld: true`` for a whole-file vaulted file."""
@@ -141,9 +142,7 @@ def origin_lines(records: Dict[str, Any]) -> List[str]:
 
 def _position(where: Dict[str, Any]) -> str:
     """``file:line`` (or the file, or ``(unknown)``), with the level when the record names it."""
-    text = where.get('file') or '(unknown)'
-    if where.get('line'):
-        text = '%s:%d' % (text, where['line'])
+    text = file_line(where.get('file') or '(unknown)', where.get('line'))
     return '%s (level %s)' % (text, where['level']) if where.get('level') else text
 
 

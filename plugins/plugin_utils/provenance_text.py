@@ -20,6 +20,7 @@ import yaml
 from ansible_collections.strata.hier.plugins.module_utils.core.identity import shown_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import plain_scalar
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import rebuild
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line
 
 VaultOf = Callable[[Any], Optional[str]]
 
@@ -70,7 +71,7 @@ def position(where: Dict[str, Any]) -> str:
     text = where.get('file') or '(unknown)'
     if where.get('withheld'):
         return '%s (withheld)' % text
-    return '%s:%d' % (text, where['line']) if where.get('line') else text
+    return file_line(text, where.get('line'))
 
 
 def below_lines(record: Dict[str, Any], vault_of: VaultOf, values: bool = True) -> List[str]:

@@ -20,6 +20,7 @@ import textwrap
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.plugin_utils.provenance_text import VaultOf, brief, jsonable, position
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line
 
 HOW_ORDER = ('fed', 'shadowed', 'knocks out', 'knocked out')
 
@@ -97,7 +98,7 @@ def _names_file(record: Dict[str, Any], path: str) -> bool:
 
 
 def _where_text(path: str, line: Optional[int]) -> str:
-    return path if line is None else '%s:%d' % (path, line)
+    return file_line(path, line)
 
 
 def combine(reports: Iterable[Dict[str, Any]], where: Any, vault_of: VaultOf) -> Dict[str, Any]:

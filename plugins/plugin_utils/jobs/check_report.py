@@ -26,6 +26,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.constraint_check impor
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy import HierarchyError
 from ansible_collections.strata.hier.plugins.plugin_utils.hierarchy_cache import get_hierarchy
 from ansible_collections.strata.hier.plugins.plugin_utils.jobs.repository import command_line_loader, config_in
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line
 
 SCHEMA = 'strata.hier/check/v1'
 JOB = 'strata.hier check'
@@ -149,7 +150,7 @@ def text(report: Dict[str, Any]) -> str:
     lines = []
     for finding in report['findings']:
         uri, line = location(report, finding)
-        lines.append('%s: %s: %s' % ('%s:%d' % (uri, line) if line else uri, finding['severity'], finding['message']))
+        lines.append('%s: %s: %s' % (file_line(uri, line), finding['severity'], finding['message']))
     lines.extend('error: not checked: %s' % problem for problem in report['problems'])
     summary, failed = report['summary'], failure(report)
     lines.append('%s: %d finding%s (%d error%s, %d warning%s) on %d host%s checked, %d node%s not checked: %s' % (

@@ -17,6 +17,7 @@ import os
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 from ansible_collections.strata.hier.plugins.plugin_utils.store import DATA_EXTENSIONS
+from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line
 
 SCHEMA = 'strata.hier/rsop-diff/v1'
 MARKDOWN_LIMIT = 60000
@@ -231,7 +232,7 @@ def _edits(diffs: Dict[str, HostDiff], context: _Context,
                 for shadowed in record.get('shadowed', ()):
                     if context.changed(shadowed.get('file'), shadowed.get('line'), side):
                         line = (context.in_repo(shadowed['file']), shadowed['line'], side)
-                        at = '%s:%s' % (context.in_repo(record['file']), record.get('line'))
+                        at = file_line(context.in_repo(record['file']), record.get('line'))
                         shadows.setdefault(line, {}).setdefault(name, (path, at))
     shadowed_edits, dead_edits = [], []
     for line in sorted(_data_lines(context)):
