@@ -57,7 +57,7 @@ def _paths(value: Any, root: Tuple[Any, ...]) -> List[Tuple[Tuple[Any, ...], str
             continue
         prefix = text + '/' if at else ''
         parts = current.items() if family is MAP else enumerate(current)
-        pending.extend(reversed([(item, at + (key,), prefix + (key if type(key) is str else _part(key)))
+        pending.extend(reversed([(item, at + (key,), prefix + (key if key.__class__ is str else _part(key)))
                                  for key, item in parts]))
     return paths
 
@@ -67,7 +67,7 @@ _FAMILIES = {str: SCALAR, int: SCALAR, float: SCALAR, bool: SCALAR, type(None): 
 
 
 def _part(key: Any) -> str:
-    return str(key) if type(key) is int else shown_path((key,))
+    return str(key) if key.__class__ is int else shown_path((key,))
 
 
 def _record(path: Tuple[Any, ...], entry: Entry, provenance: Provenance, locate: Callable[[Place], Located],
