@@ -15,6 +15,10 @@ interpolation in values; ``--nodes`` node files (default 2,000), each with its f
   Puppet's own ``lookup()`` of the same keys in one catalog compile (``puppet apply -e``, the cost per lookup: a
   compile with many rounds of the keys minus one with a single round), when ``puppet`` is installed (target: a
   call per key <= 1.0x Puppet's lookup);
+- whole nodes (every key of a node, what the inventory plugin gives a host): ``bench_hiera_calls.py --whole``, in a
+  process of its own, against Puppet's ``lookup()`` of every key of each node in the node's own catalog compile (Ruby
+  with Puppet's library, the compile of each node timed with and without the lookups: what ``puppet lookup --node``
+  does per node), on the same ``WHOLE_NODES`` nodes, their answers compared (target: below Puppet's);
 - ``ansible-inventory --list`` on a hiera.yaml inventory source against a static YAML inventory holding the same
   merged host vars (target <= 1.5x CPU time).
 
@@ -203,11 +207,18 @@ def _facter_family() -> str:
     return done.stdout.strip() if done and done.stdout.strip() in FAMILIES else FAMILIES[0]
 
 
+def _puppet_code(root: str) -> str:
+    """A Puppet code folder whose production environment holds the repository (made once)."""
+    code = os.path.join(root, 'puppet-code')
+    if not os.path.isdir(code):
+        shutil.copytree(os.path.join(root, 'data'), os.path.join(code, 'environments', 'production', 'data'))
+        shutil.copy(os.path.join(root, 'hiera.yaml'), os.path.join(code, 'environments', 'production'))
+    return code
+
+
 def _puppet_per_lookup(root: str, name: str, facts: dict) -> float:
     """Puppet's CPU per lookup(): compiles of 1 and 1 + PUPPET_ROUNDS rounds of the keys, best of two each."""
-    code = os.path.join(root, 'puppet-code')
-    shutil.copytree(os.path.join(root, 'data'), os.path.join(code, 'environments', 'production', 'data'))
-    shutil.copy(os.path.join(root, 'hiera.yaml'), os.path.join(code, 'environments', 'production'))
+    code = _puppet_code(root)
     keys = ', '.join("'%s'" % key for key in KEYS)
     environment = dict(os.environ, FACTER_role=facts['role'], FACTER_datacenter=facts['datacenter'])
 
@@ -223,6 +234,92 @@ def _puppet_per_lookup(root: str, name: str, facts: dict) -> float:
     one = min(compile_cpu(1) for _attempt in range(2))
     many = min(compile_cpu(1 + PUPPET_ROUNDS) for _attempt in range(2))
     return (many - one) / (PUPPET_ROUNDS * len(KEYS)) * 1e6
+
+
+WHOLE_NODES = 50
+WHOLE_ROUNDS = 5
+PUPPET_WHOLE = r"""
+require 'puppet'
+require 'json'
+code, spec = ARGV
+Puppet.initialize_settings(['--codedir', code, '--confdir', code, '--vardir', File.join(code, 'var'),
+                            '--logdir', File.join(code, 'log'), '--environmentpath', File.join(code, 'environments')])
+spec = JSON.parse(File.read(spec))
+environment = Puppet.lookup(:environments).get!('production')
+Puppet[:code] = 'undef'
+
+# What `puppet lookup --node NAME --facts FILE KEY...` does for a node: its catalog compile, lookup() in its top scope.
+def node_answers(environment, name, facts, keys)
+  node = Puppet::Node.new(name, facts: Puppet::Node::Facts.new(name, facts.merge('clientcert' => name)),
+                          environment: environment)
+  answers = nil
+  trusted = Puppet::Context::TrustedInformation.new('local', name, {})
+  Puppet.override(current_environment: environment, trusted_information: trusted) do
+    compiler = Puppet::Parser::Compiler.new(node)
+    compiler.compile do |catalog|
+      invocation = proc { Puppet::Pops::Lookup::Invocation.new(compiler.topscope, {}, {}, nil) }
+      answers = keys.map { |key| Puppet::Pops::Lookup.lookup(key, nil, nil, false, nil, invocation.call) }
+      catalog
+    end
+  end
+  answers
+end
+
+def cpu
+  Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+end
+
+nodes, keys = spec['nodes'], spec['keys']
+node_answers(environment, nodes[0][0], nodes[0][1], keys)     # warm: code loaded, files read
+best = { true => Float::INFINITY, false => Float::INFINITY }
+spec['rounds'].times do
+  [true, false].each do |looked_up|
+    start = cpu
+    nodes.each { |name, facts| node_answers(environment, name, facts, looked_up ? keys : []) }
+    best[looked_up] = [best[looked_up], cpu - start].min
+  end
+end
+puts JSON.generate({'per_node' => (best[true] - best[false]) / nodes.size * 1e6,
+                    'answers' => keys.zip(node_answers(environment, nodes[0][0], nodes[0][1], keys)).to_h})
+"""
+
+
+def bench_whole_node(root: str, hosts: dict) -> None:
+    """Every key of each of WHOLE_NODES nodes: strata.hier's Source against Puppet's lookup() in each node's compile."""
+    nodes = [[name, hosts[name]] for name in sorted(hosts)[:WHOLE_NODES]]
+    spec = os.path.join(root, 'whole-nodes.json')
+    with open(spec, 'w') as stream:
+        json.dump({'nodes': nodes, 'keys': list(KEYS), 'rounds': WHOLE_ROUNDS}, stream)
+    here = os.path.dirname(os.path.abspath(__file__))
+    done = subprocess.run([sys.executable, os.path.join(here, 'bench_hiera_calls.py'), '--whole',
+                           os.path.join(root, 'hiera.yaml'), spec, str(WHOLE_ROUNDS)], capture_output=True, text=True,
+                          check=True, env=dict(os.environ, PYTHONPATH=''))
+    ours = json.loads(done.stdout)
+    puppet = _puppet_whole_node(root, spec)
+    if puppet is None:
+        print('whole node: %d nodes x %d keys; %.0f us per node; Puppet (Ruby with its library) not installed: '
+              'no baseline' % (len(nodes), len(KEYS), ours['per_node']))
+        return
+    agree = 'agree' if ours['answers'] == puppet['answers'] else 'DIFFER: %r against %r' % (ours['answers'],
+                                                                                            puppet['answers'])
+    ratio = ours['per_node'] / puppet['per_node']
+    print("whole node: %d nodes x %d keys; %.0f us per node (the inventory's host_vars, a pass over the nodes); "
+          "Puppet's lookup() of every key in the node's compile %.0f us per node; %.2fx, target < 1.0x: %s; "
+          'answers %s' % (len(nodes), len(KEYS), ours['per_node'], puppet['per_node'], ratio,
+                          'met' if ratio < 1.0 else 'MISSED', agree))
+
+
+def _puppet_whole_node(root: str, spec: str):
+    """Puppet's CPU per node for every key (compiles with the lookups minus compiles without), None without Puppet's
+    Ruby library."""
+    if shutil.which('ruby') is None or subprocess.run(['ruby', '-e', "require 'puppet'"], capture_output=True,
+                                                      check=False).returncode:
+        return None
+    script = os.path.join(root, 'puppet_whole.rb')
+    with open(script, 'w') as stream:
+        stream.write(PUPPET_WHOLE)
+    done = subprocess.run(['ruby', script, _puppet_code(root), spec], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def bench_inventory(root: str, target: float) -> None:
@@ -246,12 +343,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
     parser.add_argument('--nodes', type=int, default=2000)
     parser.add_argument('--sample', type=int, default=500, help='hosts timed in the lookup benchmark')
+    parser.add_argument('--no-inventory', action='store_true', help='leave out the ansible-inventory run')
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix='strata-hiera-bench-') as root:
         hosts = generate(root, arguments.nodes)
         bench_lookups(root, hosts, arguments.sample)
         bench_against_puppet(root, hosts)
-        bench_inventory(root, 1.5)
+        bench_whole_node(root, hosts)
+        if not arguments.no_inventory:
+            bench_inventory(root, 1.5)
 
 
 if __name__ == '__main__':

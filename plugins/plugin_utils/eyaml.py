@@ -265,8 +265,9 @@ def is_eyaml(value: Any) -> bool:
 
 
 def decrypted(value: Any) -> Any:
-    """A copy of an answer with each eyaml value decrypted (what a lookup returns)."""
-    if find(value, is_eyaml) is None:
+    """A copy of an answer with each eyaml value decrypted (what a lookup returns); the answer itself when the
+    process never made an eyaml value (nothing to look for)."""
+    if not COUNTS['values'] or find(value, is_eyaml) is None:
         return value
     return rebuild(value, lambda item: item.decrypted() if isinstance(item, EyamlValue) else item)
 

@@ -100,6 +100,13 @@ class HieraSource(Source):
         self._unsaid = list(self.config.warnings)
         self.files = _PassFiles(self._forget_if_changed)
         self._stats: Dict[str, Tuple[int, int, int]] = {}
+        """The stats of the data files read, as they were when read."""
+        self._pass_stats: Dict[str, Tuple[int, int, int]] = {}
+        """The stats taken in this pass, by path: a file is stat'ed once per pass (checked for a change, compared
+        with an engine's stamps, stamped), as the pass reads a snapshot."""
+        self._pass_real_paths: Dict[Any, Optional[str]] = {}
+        """The links the engines resolved in this pass (HieraLookup's real_paths): emptied, not replaced, as kept
+        engines hold it."""
         self._vaulted: set = set()
         """The data files read that are vaulted as a whole (their data is plain once loaded): a set, as a key of every
         host asks whether there is any."""
@@ -121,13 +128,22 @@ class HieraSource(Source):
         """A new pass (a lookup call, an inventory parse): each parsed file is checked for a change at its first use
         in the pass."""
         self.files.begin_pass()
+        self._pass_stats = {}
+        self._pass_real_paths.clear()
         self.modules.begin_pass()
         if self._positions is not None:
             self._positions.begin_pass()
 
+    def stat(self, path: str) -> Tuple[int, int, int]:
+        """``_stat(path)``, once per pass."""
+        stat = self._pass_stats.get(path)
+        if stat is None:
+            stat = self._pass_stats[path] = _stat(path)
+        return stat
+
     def _forget_if_changed(self, path: str) -> None:
         stat = self._stats.get(path)
-        if stat is not None and _stat(path) != stat:
+        if stat is not None and self.stat(path) != stat:
             self.files.forget(path)
             del self._stats[path]
             self._vaulted.discard(path)
@@ -146,7 +162,7 @@ class HieraSource(Source):
     def read(self, path: str, level: HieraLevel) -> Any:
         """A data file as ``level`` reads it: an eyaml level's eyaml values as EyamlValue, any other level refusing
         ciphertext-shaped strings."""
-        self._stats[path] = _stat(path)
+        self._stats[path] = self.stat(path)
         if whole_file_vaulted(path):
             self._vaulted.add(path)
         else:
@@ -178,14 +194,15 @@ class HieraSource(Source):
 
     def _engine(self, node: str, facts: Dict[str, Any], explain: bool = False, provenance: bool = False) -> HieraLookup:
         return HieraLookup(self.config, self.read, hiera_scope(node, facts), Explainer() if explain else None,
-                           files=self.files, position=key_position, provenance=provenance, modules=self.modules)
+                           files=self.files, position=key_position, provenance=provenance, modules=self.modules,
+                           real_paths=self._pass_real_paths)
 
     def host_engine(self, variables: Mapping) -> HieraLookup:
         """The plain engine of a host: the one of an earlier lookup call when the host's Hiera scope is the same and
         its level paths are as they were (compared, not frozen: gathered facts make a scope large)."""
         node, facts = host_facts(variables)
         kept = self._engines.get(node)
-        if kept is not None and _same_scope(kept[2], facts) and _unchanged(kept[1], kept[0].depends_on()):
+        if kept is not None and _same_scope(kept[2], facts) and self._unchanged(kept[1], kept[0].depends_on()):
             kept[0].renew()
             return kept[0]
         engine = self._engine(node, facts)
@@ -201,7 +218,11 @@ class HieraSource(Source):
         if kept is not None and kept[0] is engine:
             for path in engine.depends_on():
                 if path not in kept[1]:
-                    kept[1][path] = _stat(path)
+                    kept[1][path] = self.stat(path)
+
+    def _unchanged(self, stamps: Dict[str, Any], paths: Sequence[str]) -> bool:
+        """Whether every path an engine depends on is stamped and as stamped (an engine that never answered: not)."""
+        return bool(stamps) and all(stamps.get(path, _MISSING) == self.stat(path) for path in paths)
 
     def positions(self) -> Positions:
         """The lines of keys in the data files, for provenance (each file composed once per change)."""
@@ -445,6 +466,24 @@ def _os_fact(facts: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     variables": the table of each family); None without ``os_family`` or ``distribution``."""
     if 'os_family' not in facts and 'distribution' not in facts:
         return None
+    inputs = tuple(_fact_text(facts, name) for name in _OS_INPUTS)
+    made = _OS_FACTS.get(inputs)
+    if made is None:
+        if len(_OS_FACTS) >= _OS_FACTS_KEPT:
+            _OS_FACTS.clear()
+        made = _OS_FACTS[inputs] = _made_os_fact(facts)
+    return made
+
+
+_OS_INPUTS = ('os_family', 'distribution', 'distribution_version', 'distribution_release', 'distribution_major_version',
+              'os_product_type', 'kernel', 'machine', 'architecture')
+"""Every fact _made_os_fact reads (each through _fact_text): the same texts make the same ``os`` fact."""
+_OS_FACTS: Dict[Tuple[Optional[str], ...], Dict[str, Any]] = {}
+"""The ``os`` facts made, by their inputs: a lookup call maps its host's facts again (shared, never changed)."""
+_OS_FACTS_KEPT = 256
+
+
+def _made_os_fact(facts: Dict[str, Any]) -> Dict[str, Any]:
     family, name = _fact_text(facts, 'os_family'), _fact_text(facts, 'distribution')
     shape = _OS_SHAPES.get(family or '', _other_os)
     os_fact = shape(facts, name or '', _fact_text(facts, 'distribution_version') or '')
@@ -567,11 +606,6 @@ _UNKNOWN = object()
 def _same_scope(kept: Dict[str, Any], facts: Dict[str, Any]) -> bool:
     """Equal facts, each top-level value of the same type too (``1 == True`` for Python, not for interpolation)."""
     return kept == facts and all(type(value) is type(facts[name]) for name, value in kept.items())
-
-
-def _unchanged(stamps: Dict[str, Any], paths: Sequence[str]) -> bool:
-    """Whether every path an engine depends on is stamped and as stamped (an engine that never answered: not)."""
-    return bool(stamps) and all(stamps.get(path, _MISSING) == _stat(path) for path in paths)
 
 
 _MISSING = object()

@@ -81,6 +81,8 @@ class Location(Record):
     template: str
     path: str
     exists: bool
+    size: int = 0
+    """The file's size when the level was resolved (what it adds to the work budget)."""
 
 
 class Explainer:
@@ -119,8 +121,9 @@ class HieraLookup:
     def __init__(self, config: HieraConfig, read: Reader, scope: Dict[str, Any],
                  explainer: Optional[Explainer] = None, files: Optional[Dict[str, Any]] = None,
                  position: Optional[Position] = None, provenance: bool = False,
-                 modules: Optional[Modules] = None) -> None:
+                 modules: Optional[Modules] = None, real_paths: Optional[Dict[Any, Optional[str]]] = None) -> None:
         self.config = config
+        self._real_paths: Dict[Any, Optional[str]] = {} if real_paths is None else real_paths     # _real_path, _inside
         self.modules = modules
         """The environment's modules (module_layer.py): the module layer of ``<module>::`` keys; None: no module
         layer."""
@@ -136,6 +139,8 @@ class HieraLookup:
         """What ``%{lookup('k')}`` (``hiera``, ``alias``) found, by key."""
         self._levels: Dict[str, List[Tuple[HieraLevel, List[Location]]]] = {}
         """Each configuration's (the environment's, a module's) levels resolved for this node, by its path."""
+        self._depends: Optional[List[str]] = None      # depends_on() while no more levels are resolved
+        self._written = 0       # the size of the existing files of the levels resolved (what renew charges)
         self._options: Dict[Optional[str], Any] = {}
         """lookup_options compiled, by module (None: the environment's alone)."""
         self._env_options: Any = _NOT_FOUND
@@ -289,14 +294,16 @@ class HieraLookup:
     def depends_on(self) -> List[str]:
         """The configurations whose levels were resolved (the hiera.yaml, modules' ones) and the paths of those
         levels: their files, and whether each exists, decide every answer given so far."""
-        return list(self._levels) + [location.path for levels in self._levels.values() for _level, locations in levels
-                                     for location in locations]
+        if self._depends is None:
+            self._depends = list(self._levels) + [location.path for levels in self._levels.values()
+                                                  for _level, locations in levels for location in locations]
+        return self._depends
 
     def renew(self) -> None:
-        """Start another pass over the same, unchanged files: a fresh work budget, charged as at the start."""
+        """Start another pass over the same, unchanged files (their sizes too: the caller compared their stats): a
+        fresh work budget, charged as at the start."""
         self.budget = ExpansionBudget()
-        self.budget.add_written(sum(_size(location.path) for levels in self._levels.values()
-                                    for _level, locations in levels for location in locations if location.exists))
+        self.budget.add_written(self._written)
 
     def data_keys(self) -> List[Any]:
         """Every root key this node's existing data files hold (``lookup_options`` aside), first seen first:
@@ -548,6 +555,8 @@ class HieraLookup:
         levels = self._levels.get(config.path)
         if levels is None:
             levels = self._levels[config.path] = [(level, self._locations(level, config)) for level in config.levels]
+            self._depends = None
+            self._written += sum(location.size for _level, locations in levels for location in locations)
         return levels
 
     def _module_levels(self, root: Any) -> List[Tuple[HieraLevel, List[Location]]]:
@@ -580,13 +589,29 @@ class HieraLookup:
             unset, self._unset = self._unset, None
         if unset and config is self.config:
             self._undefined[config.levels.index(level)] = tuple(dict.fromkeys(unset))
-        real_root = os.path.realpath(config.root)
+        real_root = self._real_path(config.root)
         for _template, path in pairs:
-            if real_path_inside(_no_nul(path, where), real_root) is None:     # mapped_paths' too
+            if self._inside(_no_nul(path, where), real_root) is None:     # mapped_paths' too
                 raise self._outside(level, path, config)
-        locations = [Location(template, path, os.path.exists(path)) for template, path in pairs]
-        self.budget.add_written(sum(_size(location.path) for location in locations if location.exists))
+        locations = [Location(template, path, *_existing(path)) for template, path in pairs]
+        self.budget.add_written(sum(location.size for location in locations))
         return locations
+
+    def _real_path(self, folder: str) -> str:
+        """A configuration's folder, links resolved. ``real_paths`` (folder -> real path, (path, real folder) ->
+        real_path_inside): share one between the engines of one pass, emptied when the next begins (links may
+        change between passes)."""
+        real = self._real_paths.get(folder)
+        if real is None:
+            real = self._real_paths[folder] = os.path.realpath(folder)
+        return real
+
+    def _inside(self, path: str, real_root: str) -> Optional[str]:
+        """real_path_inside, once per path and pass (the level files of a pass's hosts are mostly the same)."""
+        key = (path, real_root)
+        if key not in self._real_paths:
+            self._real_paths[key] = real_path_inside(path, real_root)
+        return self._real_paths[key]
 
     @staticmethod
     def _outside(level: HieraLevel, path: str, config: HieraConfig) -> HieraError:
@@ -691,11 +716,12 @@ class HieraLookup:
             self._stack.pop()
 
 
-def _size(path: str) -> int:
+def _existing(path: str) -> Tuple[bool, int]:
+    """Whether the path exists, and its size (0 when it does not)."""
     try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
+        return True, os.stat(path).st_size
+    except (OSError, ValueError):
+        return False, 0
 
 
 def _unwrapped(value: Any) -> Tuple[Any, bool]:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from ansible.parsing.dataloader import DataLoader
 from ansible.plugins.loader import lookup_loader
 from ansible.template import Templar
 
 from ansible_collections.strata.hier.plugins.plugin_utils.sources import hiera_yaml as hiera_source
-from ansible_collections.strata.hier.plugins.plugin_utils.source import get_source
+from ansible_collections.strata.hier.plugins.plugin_utils.source import get_source, open_source
 from ansible_collections.strata.hier.tests.unit.plugins.inventory.test_inventory_hier import write
 
 HIERA = '''version: 5
@@ -133,3 +135,46 @@ def test_a_call_checks_only_the_module_configurations_it_reads(tmp_path, monkeyp
     monkeypatch.setattr(hiera_modules, '_stamp', lambda path: checked.append(path) or real(path))
     assert lookup(folder, 'n0', 'm7::port') == [7]
     assert len(checked) <= 3, checked       # environment.conf, the modules folder, m7's hiera.yaml (was 32)
+
+
+def test_a_warm_call_stats_each_data_file_once(tmp_path, monkeypatch):
+    folder = repo(tmp_path, nodes=3)
+    for number in range(3):
+        lookup(folder, 'n%d' % number, 'pkgs', 'motd')
+    data = str(folder / 'data')
+    stats = []
+    real = os.stat
+
+    def counted(path, *args, **kwargs):
+        stats.append(os.fspath(path))
+        return real(path, *args, **kwargs)
+    monkeypatch.setattr(os, 'stat', counted)
+    assert lookup(folder, 'n1', 'pkgs', 'motd') == [['n1', 'nginx', 'base'], 'common']
+    monkeypatch.undo()
+    read = sorted(path for path in stats if path.startswith(data))
+    # was three times each: the kept engine's stamps, its work budget's file sizes, the pass's check of the file
+    assert read == sorted(os.path.join(data, name) for name in ('nodes/n1.yaml', 'roles/web.yaml', 'common.yaml'))
+
+
+def host_vars_of_every_node(folder, nodes):
+    source = open_source(str(folder / 'hiera.yaml'), DataLoader())
+    return [source.for_host({'inventory_hostname': 'n%d' % number, 'role': 'web'}).host_vars(pytest.fail)
+            for number in range(nodes)]
+
+
+def test_a_pass_over_hosts_resolves_the_links_of_a_level_file_once_and_the_next_pass_again(tmp_path, monkeypatch):
+    folder = repo(tmp_path, nodes=10)
+    host_vars_of_every_node(folder, 10)
+    resolved = []
+    real = os.path.realpath
+    monkeypatch.setattr(os.path, 'realpath', lambda path, *args, **kwargs: resolved.append(os.fspath(path))
+                        or real(path, *args, **kwargs))
+    assert host_vars_of_every_node(folder, 10)[4] == {'pkgs': ['n4', 'nginx', 'base'], 'motd': 'common'}
+    assert resolved.count(str(folder / 'data' / 'common.yaml')) == 1      # was once per host
+    monkeypatch.undo()
+    outside = tmp_path.parent / (tmp_path.name + '-outside.yaml')
+    outside.write_text('motd: secret\n')
+    os.remove(str(folder / 'data' / 'common.yaml'))
+    os.symlink(str(outside), str(folder / 'data' / 'common.yaml'))
+    with pytest.raises(Exception, match='a link leads to'):        # the next pass sees the link
+        host_vars_of_every_node(folder, 10)

@@ -312,3 +312,10 @@ def test_hieras_merges_compare_eyaml_values_by_ciphertext():
     assert deep == {'db': {'password': copied, 'users': [again, other], 'host': 'h'}}
     assert merger_for('hash').reduce([{'a': copied}, {'a': other, 'b': other}], lambda value: value) == \
         {'a': copied, 'b': other}
+
+
+def test_an_answer_is_not_walked_for_eyaml_values_while_none_was_made(monkeypatch):
+    monkeypatch.setitem(eyaml.COUNTS, 'values', 0)
+    monkeypatch.setattr(eyaml, 'find', lambda *args, **kwargs: pytest.fail('the answer was walked'))
+    answer = {'users': [{'name': 'a'}], 'motd': 'hi'}
+    assert eyaml.decrypted(answer) is answer

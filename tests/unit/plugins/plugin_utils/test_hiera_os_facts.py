@@ -14,6 +14,7 @@ import pytest
 
 from ansible.parsing.dataloader import DataLoader
 
+from ansible_collections.strata.hier.plugins.plugin_utils.sources import hiera_yaml
 from ansible_collections.strata.hier.plugins.plugin_utils.sources.hiera_yaml import host_facts
 from ansible_collections.strata.hier.plugins.plugin_utils.source import open_source
 
@@ -120,6 +121,20 @@ def test_another_family_keeps_ansibles_names_and_a_host_os_variable_wins():
     ubuntu = SYSTEMS['Ubuntu 22.04'][0]
     assert host_facts({'ansible_facts': ubuntu, 'os': {'family': 'mine'}})[1]['os'] == {'family': 'mine'}
     assert 'os' not in host_facts({'ansible_facts': {'machine': 'x86_64'}})[1]
+
+
+def test_the_os_fact_is_made_once_per_distinct_facts(monkeypatch):
+    made = []
+    real = hiera_yaml._made_os_fact       # pylint: disable=protected-access
+    monkeypatch.setattr(hiera_yaml, '_OS_FACTS', {})
+    monkeypatch.setattr(hiera_yaml, '_made_os_fact', lambda facts: made.append(facts) or real(facts))
+    ubuntu = SYSTEMS['Ubuntu 22.04'][0]
+    first = host_facts({'inventory_hostname': 'a', 'ansible_facts': dict(ubuntu)})[1]['os']
+    again = host_facts({'inventory_hostname': 'b', 'ansible_facts': dict(ubuntu, hostname='b')})[1]['os']
+    newer = host_facts({'inventory_hostname': 'a', 'ansible_facts': dict(ubuntu, distribution_version='24.04')})[1]
+    assert first == again == SYSTEMS['Ubuntu 22.04'][1]
+    assert newer['os']['release'] == {'full': '24.04', 'major': '24.04'}
+    assert len(made) == 2       # a lookup call maps its host's facts again: the os fact was made each time
 
 
 def test_an_ubuntu_host_reads_its_release_level_as_puppet_does(tmp_path):
