@@ -84,12 +84,13 @@ class WorkBudget:
     def __init__(self, inputs: Any) -> None:
         self._inputs = inputs
         self._written: Optional[_WrittenCounter] = None
-        self._limit = FLOOR
+        self.limit = FLOOR
+        """What ``spent`` may reach before the input's written size is measured (further)."""
         self.spent = 0
 
     def spend(self, values: int, path: Sequence[Any] = ()) -> None:
         self.spent += values
-        if self.spent > self._limit:
+        if self.spent > self.limit:
             self._over(path)
 
     def _over(self, path: Sequence[Any]) -> None:
@@ -97,11 +98,11 @@ class WorkBudget:
             self._written = _WrittenCounter(self._inputs)
         written = self._written
         written.count_until(2 * (self.spent - FLOOR) // FACTOR + 1)     # twice what is needed: walk in strides
-        self._limit = FLOOR + FACTOR * written.counted
-        if self.spent > self._limit:
+        self.limit = FLOOR + FACTOR * written.counted
+        if self.spent > self.limit:
             raise MergeSizeError('the data expands to more than %d values although only %d are written: YAML '
                                  'aliases (*name) repeat parts of it over and over; merging stops at %d times the '
-                                 'written size' % (self._limit, written.counted, FACTOR), join_path(path))
+                                 'written size' % (self.limit, written.counted, FACTOR), join_path(path))
 
 
 def copy_value(value: Any, budget: Optional[WorkBudget] = None) -> Any:

@@ -83,7 +83,7 @@ class HashArrayMerger(Merger):
         if maps.takes_one:
             result = [maps.merge(run, path, group[:1], items_strategy, depth + 1) for group in groups]
         elif maps.keys_as_written:
-            result = [maps.merge_nested(run, path, group, items_strategy, depth + 1) for group in groups]
+            result = maps.merge_each(run, path, groups, items_strategy, depth + 1)
         else:
             result = [maps.merge(run, path, group, items_strategy, depth + 1) for group in groups]
         run.budget.spend(len(result), path)

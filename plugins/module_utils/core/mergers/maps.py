@@ -16,7 +16,7 @@ A null in a map is no value (Datum: found means not null); the most specific map
 from __future__ import annotations
 
 from itertools import chain
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS, LIST, SCALAR
 from ansible_collections.strata.hier.plugins.module_utils.core.knockout import is_marker, knockout_text, unmark
@@ -34,8 +34,10 @@ DEEP = 'deep'
 
 _UNMARKED_KEYS_LIMIT = 1 << 16
 """Keys FastPaths.unmarked_keys remembers per prefix before it starts again."""
+_NO_KEYS: FrozenSet[Any] = frozenset()
 _MANY_KEYS = 8
-"""Maps from this size merge faster by dict operations than key by key, when they hold only scalars."""
+"""Maps of this many keys together merge faster by dict operations than key by key, when they hold only scalars (a
+few keys of a specific layer over many of the common one too)."""
 
 
 class MapMerger(Merger):
@@ -62,11 +64,43 @@ class MapMerger(Merger):
         if depth > MAX_DEPTH:
             raise too_deep(path)
         maps = values[self.takes] if self.takes_one else values
-        if layers is None and not documents and self.keys_as_written and run.fast:
-            merged = self.merge_fast(run, path, maps, strategy, depth)
+        if not documents and self.keys_as_written and run.fast:
+            if layers is None:
+                merged = self.merge_fast(run, path, maps, strategy, depth)
+            else:
+                merged = self._merge_tracked(run, path, maps, strategy, depth, layers[self.takes])
             if merged is not None:
                 return merged
         return self._merge_general(run, path, maps, strategy, depth, layers, documents)
+
+    def _merge_tracked(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy,
+                       depth: int, layers: List[int]) -> Optional[dict]:
+        """merge's fast path at the looked-up path (each key's sources noted in ``run.sources``) when keys_as_written,
+        nothing else is tracked and the maps are not whole documents: what _merge_general gives, a key of scalars or
+        of one plain map (most keys of layered data) merged here. None: a knockout marker may be among the keys."""
+        prefix = self.knockout_prefix
+        if any(keys_may_hold_markers(mapping, prefix) for mapping in maps):
+            return None
+        entries, supplied = collect_tracked(maps)[::2]
+        nested = self.recurses and not run.rules.has_rules     # maps in maps merge like this one
+        copies = nested and strategy.maps.keys_as_written       # one plain map: _merge_container would copy it
+        scalar_types, plain_maps, sources = FAST_PATHS.scalar_types, FAST_PATHS.plain_maps, run.sources
+        result = {}
+        for key, found in entries.items():
+            if not found:
+                result[key] = None
+            elif scalar_types.issuperset(map(type, found)):
+                result[key], sources[key] = found[0], [layers[supplied[key][0]]]     # the scalars' sources
+            elif copies and len(found) == 1 and type(found[0]) in plain_maps \
+                    and not keys_may_hold_markers(found[0], strategy.maps.knockout_prefix):
+                result[key] = strategy.maps._copy(run, path + (key,), found[0], strategy, depth + 1)
+                sources[key] = [layers[supplied[key][0]]]
+            else:
+                result[key], child, merged = self._merge_container(run, path + (key,), found, strategy, depth, False,
+                                                                   nested)
+                sources[key] = child.sources(merged[0], [layers[index] for index in supplied[key]])
+        run.budget.spend(len(result), path)
+        return result
 
     def _merge_general(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy,
                        depth: int, layers: Optional[List[int]] = None, documents: bool = False) -> dict:
@@ -101,7 +135,11 @@ class MapMerger(Merger):
         """One key's values, not all scalars, merged: (the value, the strategy that merged it, the values it
         merged)."""
         if nested and FAST_PATHS.plain_maps.issuperset(map(type, found)):       # the fast path: maps
-            return strategy.maps.merge(run, path, found, strategy, depth + 1), strategy, found
+            maps = strategy.maps
+            if len(found) == 1 and run.fast and maps.keys_as_written \
+                    and not keys_may_hold_markers(found[0], maps.knockout_prefix):     # what merge_fast does
+                return maps._copy(run, path, found[0], strategy, depth + 1), strategy, found
+            return maps.merge(run, path, found, strategy, depth + 1), strategy, found
         return self._merge_key(run, path, found, strategy, depth, documents)
 
     def _note_key(self, provenance: Any, path: Tuple[Any, ...], maps: List[Any], supplied: List[int],
@@ -147,8 +185,26 @@ class MapMerger(Merger):
                      depth: int) -> dict:
         """Maps merged with every layer taken, nothing tracked and not as documents, when keys_as_written holds:
         by merge_fast or, when it declines (or the fast paths are off), by the general path."""
-        merged = self.merge_fast(run, path, maps, strategy, depth) if run.fast else None
+        if not run.fast:
+            merged = None
+        elif len(maps) == 1 and not keys_may_hold_markers(maps[0], self.knockout_prefix):    # what merge_fast does
+            return self._copy(run, path, maps[0], strategy, depth)
+        else:
+            merged = self.merge_fast(run, path, maps, strategy, depth)
         return self._merge_general(run, path, maps, strategy, depth) if merged is None else merged
+
+    def merge_each(self, run: MergeRun, path: Tuple[Any, ...], groups: List[List[Any]], strategy: MergeStrategy,
+                   depth: int) -> list:
+        """merge_nested of each group of maps (the items of a hash array); an item alone in its group (most of them
+        in layered data) copied by _copy at once, when its keys were seen without a marker."""
+        if not run.fast:
+            return [self.merge_nested(run, path, group, strategy, depth) for group in groups]
+        prefix = self.knockout_prefix
+        unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
+        copy, merge_nested = self._copy, self.merge_nested
+        return [copy(run, path, group[0], strategy, depth)
+                if len(group) == 1 and (prefix is None or unmarked.issuperset(group[0]))
+                else merge_nested(run, path, group, strategy, depth) for group in groups]
 
     def merge_fast(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy,
                    depth: int) -> Optional[dict]:
@@ -159,7 +215,7 @@ class MapMerger(Merger):
         if len(maps) == 1:
             return None if keys_may_hold_markers(maps[0], self.knockout_prefix) \
                 else self._copy(run, path, maps[0], strategy, depth)
-        if len(maps[0]) >= _MANY_KEYS and only_values(maps):    # such as the leaves of a tree: in C
+        if sum(map(len, maps)) >= _MANY_KEYS and only_values(maps):    # such as the leaves of a tree: in C
             return self._merge_values(run, path, maps)
         entries = collect_simple(maps)
         if keys_may_hold_markers(entries, self.knockout_prefix):
@@ -192,18 +248,32 @@ class MapMerger(Merger):
     def _copy(self, run: MergeRun, path: Tuple[Any, ...], mapping: Mapping, strategy: MergeStrategy,
               depth: int) -> dict:
         """merge of one map, the fast path of hash-array items and single layers: scalars (nulls too) as they are,
-        containers merged alone (copied)."""
+        containers merged alone (copied); a nested plain map without a marker among its keys copied here, by
+        recursion, which is what merge_nested would do for it (the usual shape of layered data: most of the common
+        layer's maps are in no other layer)."""
+        if depth > MAX_DEPTH:
+            raise too_deep(path)
         result = dict(mapping)
         scalar_types = FAST_PATHS.scalar_types
         if not scalar_types.issuperset(map(type, mapping.values())):
             nested = self.recurses and not run.rules.has_rules and strategy.maps is self    # maps in maps merge alike
-            plain_maps = FAST_PATHS.plain_maps
+            plain_maps, prefix = FAST_PATHS.plain_maps, self.knockout_prefix
+            unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
             for key, value in mapping.items():
-                if nested and type(value) in plain_maps:
-                    result[key] = self.merge_nested(run, path + (key,), [value], strategy, depth + 1)
-                elif type(value) not in scalar_types:
+                kind = type(value)
+                if kind in scalar_types:
+                    continue
+                if nested and kind in plain_maps:
+                    # keys_may_hold_markers, its answer from the keys seen unmarked first (the hot path)
+                    result[key] = self._copy(run, path + (key,), value, strategy, depth + 1) \
+                        if prefix is None or unmarked.issuperset(value) or not keys_may_hold_markers(value, prefix) \
+                        else self.merge_nested(run, path + (key,), [value], strategy, depth + 1)
+                else:
                     result[key] = self._merge_key(run, path + (key,), [value], strategy, depth, False)[0]
-        run.budget.spend(len(result), path)
+        budget = run.budget     # run.budget.spend, inline: this runs for most maps of layered data
+        budget.spent += len(result)
+        if budget.spent > budget.limit:
+            budget.spend(0, path)
         return result
 
     def _merge_key(self, run: MergeRun, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy,

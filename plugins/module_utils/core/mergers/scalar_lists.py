@@ -15,6 +15,7 @@ an item Unique matched stays where its most specific occurrence is).
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS, MAP, SCALAR, family_of
@@ -56,6 +57,10 @@ class ScalarListMerger(Merger):
               depth: int) -> list:
         if depth > MAX_DEPTH:
             raise too_deep(path)
+        merged = self._merge_plain(run, values[self.takes])
+        if merged is not None:
+            run.budget.spend(len(merged), path)
+            return merged
         picker = _Picker(self, run)
         result: List[Any] = []
         starts: List[int] = []
@@ -77,6 +82,30 @@ class ScalarListMerger(Merger):
         if self.order == GENERAL_FIRST and len(starts) > 1:
             return general_first(result, starts)
         return result
+
+    def _merge_plain(self, run: MergeRun, lists: List[Any]) -> Optional[list]:
+        """merge's fast path when every list holds only plain text and numbers, no knockout marker, and the most
+        specific items come first: the items in C, Unique keeping the first of equal items as dict keys do (such items
+        are their own identity, as ``freeze`` gives it; booleans, which differ from 1 and 0, are not plain). None: the
+        lists need the general path."""
+        if not run.fast or self.order != SPECIFIC_FIRST:
+            return None
+        plain_scalars, prefix = FAST_PATHS.plain_scalars, self.knockout_prefix
+        for items in lists:
+            if not plain_scalars.issuperset(map(type, items)) or texts_may_hold_markers(items, prefix):
+                return None
+        if self.mode == UNIQUE:
+            return list(dict.fromkeys(chain.from_iterable(lists)))
+        return list(chain.from_iterable(lists))
+
+
+def texts_may_hold_markers(items: List[Any], prefix: Optional[str]) -> bool:
+    """may_hold_markers of the plain text and numbers of a list: a number is no marker (knockout.is_marker)."""
+    return may_hold_markers(items, prefix) and may_hold_markers(list(filter(_is_text, items)), prefix)
+
+
+_is_text = str.__instancecheck__
+"""isinstance(item, str), in C."""
 
 
 def _merge_whole(run: MergeRun, path: Tuple[Any, ...], item: Any, strategy: MergeStrategy, depth: int,
@@ -124,7 +153,7 @@ class _Picker:
         unless Unique saw it (such items are their own identity and knockout text). False: not such a layer."""
         if self.knocked or not FAST_PATHS.plain_scalars.issuperset(map(type, items)):
             return False
-        if may_hold_markers(items, self.prefix):
+        if texts_may_hold_markers(items, self.prefix):
             return False
         seen = self.seen
         if seen is None:

@@ -207,10 +207,10 @@ def test_wide_maps_of_scalars_merge_by_dict_operations():
     with mock.patch.object(maps, 'collect_simple', wraps=maps.collect_simple) as simple, \
             mock.patch.object(maps.MapMerger, 'collect', autospec=True, side_effect=maps.MapMerger.collect) as collect:
         merged = merge_layers(layers, rules).value['a']
-        assert not simple.called and collect.call_count == 1      # the top level's keys only
+        assert not simple.called and not collect.called     # the top level's keys by MapMerger._merge_tracked
         with general_path():
             assert merge_layers(layers, rules).value['a'] == merged
-        assert collect.call_count == 3      # 'a' went key by key too
+        assert collect.call_count == 2      # the top level's keys, and 'a' went key by key too
     assert list(merged) == expected and merged == {key: specific.get(key, general.get(key)) for key in expected}
 
 
@@ -232,3 +232,48 @@ def test_provenance_notes_the_same_on_the_general_path(values, spec, lookup_opti
     rules = build_rules(spec, lookup_options, case_insensitive)
     fast, general = both_paths(_noted, values, rules, path)
     assert repr(fast) == repr(general)
+
+
+TEXT_AND_NUMBERS = st.lists(st.one_of(st.sampled_from(['p', 'q', 'P', '--p', '-1', '-p', '!p', '']), st.integers(-3, 3),
+                                      st.floats(allow_nan=False, width=16), st.booleans()), max_size=6)
+"""Base-type arrays of text and numbers (booleans now and then): Unique's items compared as they are, or not."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.none(), TEXT_AND_NUMBERS, st.fixed_dictionaries({'a': TEXT_AND_NUMBERS})),
+                min_size=1, max_size=4),
+       st.one_of(st.sampled_from(['Unique', 'Sum', 'deep', 'MostSpecific']), st.fixed_dictionaries({
+           'merge_basetype_array': st.sampled_from(['Unique', 'Sum', 'MostSpecific']),
+           'merge_options': st.fixed_dictionaries({'knockout_prefix': st.sampled_from([None, '--', '-', '!'])})})),
+       st.booleans())
+def test_fast_paths_agree_on_lists_of_text_and_numbers(values, spec, case_insensitive):
+    rules = build_rules(spec, {}, case_insensitive)
+    fast, general = both_paths(merge_layers, values, rules, ())
+    assert repr(fast) == repr(general)
+
+
+def test_lists_of_text_and_numbers_merge_in_c():
+    """Layers of plain text and numbers (a number in some items) without a marker merge without the picker, the
+    same on the general path: Unique keeps the first of equal items (1 and 1.0), a boolean is not the number 1."""
+    unique = MergeRules('unique')
+    layers = [['b', 1, 'a'], ['a', 1.0, 2, 'c', -1]]
+    with mock.patch.object(scalar_lists._Picker, 'keeps', autospec=True, side_effect=scalar_lists._Picker.keeps) as keeps:
+        assert merge_layers(layers, unique).value == ['b', 1, 'a', 2, 'c', -1]
+        assert not keeps.called
+        with general_path():
+            assert merge_layers(layers, unique).value == ['b', 1, 'a', 2, 'c', -1]
+        assert keeps.called
+        assert merge_layers([['--b', 1], ['b', True, 1]], unique).value == [1, True]     # a marker: the general path
+
+
+def test_a_map_of_one_layer_is_copied_without_merge_fast():
+    """The usual shape of layered data: most maps of the common layer are in no other layer; each is copied by
+    MapMerger._copy's recursion, not through merge_fast per map, and shares nothing with its layer."""
+    rules = MergeRules('deep')
+    common = {'svc': {'port': 1, 'settings': {'a': 1, 'b': {'c': 2}}}, 'other': {'x': 1}}
+    layers = [{'other': {'y': 2}}, common]
+    with mock.patch.object(maps.MapMerger, 'merge_fast', autospec=True, side_effect=maps.MapMerger.merge_fast) as fast:
+        merged = merge_layers(layers, rules).value
+        assert fast.call_count == 1     # 'other', in two layers
+    assert merged == {'other': {'y': 2, 'x': 1}, 'svc': common['svc']}
+    assert merged['svc'] is not common['svc'] and merged['svc']['settings']['b'] is not common['svc']['settings']['b']
