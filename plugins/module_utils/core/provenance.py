@@ -193,7 +193,7 @@ class Provenance:
     def key(self, path: Path, definitions: List[Tuple[Place, Any]], value: Any) -> None:
         """The key at ``path`` (rules' form) is defined at each place (most specific first) with each value."""
         self._entries[self.shown(path) if self._items else path] = Entry(definitions[0][0] if definitions else None,
-                                                                        definitions, path, value)
+                                                                         definitions, path, value)
 
     def map_key(self, path: Path, maps: Sequence[Any], supplied: Sequence[int], found: Sequence[Any],
                 value: Any) -> None:
@@ -205,7 +205,7 @@ class Provenance:
             place = places.get(id(maps[index]))
             definitions.append((None if place is None else _place((place[0], place[1] + (key,))), defined))
         self._entries[self.shown(path) if self._items else path] = Entry(definitions[0][0] if definitions else None,
-                                                                        definitions, path, value)
+                                                                         definitions, path, value)
 
     def item(self, path: Path, place: Optional[Place], value: Any, dropped: Sequence[Place] = ()) -> None:
         """Item ``path[-1]`` of the list at ``path[:-1]`` was taken from ``place``; ``dropped``: less specific copies
