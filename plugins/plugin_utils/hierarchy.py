@@ -291,7 +291,7 @@ class Hierarchy:
             return {}
         locator = _Locator(self, read, segments)
         records = provenance_report(result.value, result.provenance, locator.locate, locator.rule_of(result.trace),
-                                    segments)
+                                    segments, locator.memo)
         if read.knocker is not None and records:
             removed = self._knocked_levels(read, segments, expansions, rules.resolve(segments).strategy.knockout_prefix)
             if removed:
@@ -428,6 +428,12 @@ class _Locator:
         if found is None:
             found = located[place[1]] = self._locate(place)
         return found
+
+    def memo(self, index: int) -> Dict[Any, Any]:
+        """What is kept of a layer's places for every lookup reading its file at its level (provenance_report.py
+        keeps the records of subtrees copied whole there)."""
+        located = self._located.get(index)
+        return self._layer_located(index) if located is None else located
 
     def _layer_located(self, index: int) -> Dict[Tuple[Any, ...], Dict[str, Any]]:
         """The places of a layer located so far: kept with the file's positions (a folder's: for this lookup)."""

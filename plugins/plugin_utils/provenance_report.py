@@ -21,11 +21,11 @@ functions keep them encrypted.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.core.identity import shown, shown_path
 from ansible_collections.strata.hier.plugins.module_utils.core.kinds import LIST, MAP, SCALAR, family_of
-from ansible_collections.strata.hier.plugins.module_utils.core.provenance import Entry, Place, Provenance
+from ansible_collections.strata.hier.plugins.module_utils.core.provenance import Below, Entry, Place, Provenance
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line
 
 Located = Dict[str, Any]
@@ -33,27 +33,53 @@ Located = Dict[str, Any]
 
 
 def provenance_report(value: Any, provenance: Provenance, locate: Callable[[Place], Located],
-                      rule_of: Callable[[Tuple[Any, ...]], Dict[str, Any]], root: Tuple[Any, ...]) -> Dict[str, Any]:
-    """The records of a merged value, in the order of the value (the looked-up path first)."""
+                      rule_of: Callable[[Tuple[Any, ...]], Dict[str, Any]], root: Tuple[Any, ...],
+                      memo: Optional[Callable[[int], Dict[Any, Any]]] = None) -> Dict[str, Any]:
+    """The records of a merged value, in the order of the value (the looked-up path first).  ``memo``: a layer's
+    index -> a dict kept for every merge reading the same file at the same level, where the records of a subtree
+    copied whole from it (``Provenance.below``) are kept."""
     report: Dict[str, Any] = {}
-    entries = provenance.entries
-    for path, text in _paths(value, root):
+    entries, below = provenance.noted, provenance.below
+    for path, text in _paths(value, root, below):
         entry = entries.get(path)
         if entry is not None:
             report[text] = _record(path, entry, provenance, locate, rule_of)
+        if below and path in below:
+            _add_below(report, text, below[path], provenance, locate, rule_of, memo)
     return report
 
 
-def _paths(value: Any, root: Tuple[Any, ...]) -> List[Tuple[Tuple[Any, ...], str]]:
+def _add_below(report: Dict[str, Any], text: str, below: Below, provenance: Provenance,
+               locate: Callable[[Place], Located], rule_of: Callable[[Tuple[Any, ...]], Dict[str, Any]],
+               memo: Optional[Callable[[int], Dict[Any, Any]]]) -> None:
+    """The records below a whole (``Below``): built once per place and rule, copied for each merge."""
+    kept = None if memo is None else memo(below.place[0])
+    key = (_BELOW, below.place[1], rule_of(below.rule_path).get('rule'))
+    found = None if kept is None else kept.get(key)
+    if found is None or found[0] is not below.source:
+        by_path = dict(below.entries(()))
+        found = (below.source, [(suffix, _record(sub, by_path[sub], provenance, locate, rule_of))
+                                for sub, suffix in _paths(below.value, (), {})[1:]])
+        if kept is not None:
+            kept[key] = found
+    for suffix, record in found[1]:
+        report[text + '/' + suffix] = dict(record)
+
+
+_BELOW = object()
+"""The key of the records below a whole in a layer's memo (whose other keys are paths)."""
+
+
+def _paths(value: Any, root: Tuple[Any, ...], below: Dict[Tuple[Any, ...], Any]) -> List[Tuple[Tuple[Any, ...], str]]:
     """Every path of the value (with its text, identity.shown_path's) in the order the value reads, top to bottom
-    (a map's key before what it holds)."""
+    (a map's key before what it holds); not below the paths of ``below``."""
     paths = []
     pending = [(value, root, shown_path(root))]
     while pending:
         current, at, text = pending.pop()
         paths.append((at, text))
         family = _FAMILIES.get(type(current)) or family_of(current)
-        if family is SCALAR:
+        if family is SCALAR or (below and at in below):
             continue
         prefix = text + '/' if at else ''
         parts = current.items() if family is MAP else enumerate(current)

@@ -70,6 +70,11 @@ class PathTrace:
         self._entries: Dict[str, Dict[str, Any]] = {}
         self._reports = reports     # False: provenance only, which reads rule_of (the entries cost a repr each)
 
+    @property
+    def reports(self) -> bool:
+        """Whether explain's report is built (else provenance reads the rules chosen only)."""
+        return self._reports
+
     def chose(self, path: Tuple[Any, ...], strategy: MergeStrategy, rule: str,
               under: Optional[Tuple[Any, ...]] = None) -> None:
         """``strategy`` merges the values at ``path``, by ``rule`` (a rule's name, INHERITED or WHOLE: then the

@@ -27,7 +27,9 @@ from functools import partial
 from operator import itemgetter
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
+from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS
 from ansible_collections.strata.hier.plugins.module_utils.core.limits import MAX_DEPTH
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.maps import keys_may_hold_markers
 
 Path = Tuple[Any, ...]
 
@@ -86,27 +88,57 @@ class Provenance:
     def __init__(self, layers: Sequence[Any]) -> None:
         self._places: Dict[int, Place] = {}
         self._layers = list(layers)       # kept alive: the index holds their containers' identities
-        for index, value in enumerate(self._layers):
-            if value is not None:
-                self._index(value, Place(index, ()), 0)
-        self.entries: Dict[Path, Entry] = {}
+        if FAST_PATHS.on:
+            for index in range(len(self._layers) - 1, -1, -1):     # the first layer holding a container names it
+                if self._layers[index] is not None:
+                    self._places.update(_layer_index(self._layers[index], index))
+        else:
+            for index, value in enumerate(self._layers):
+                if value is not None:
+                    _index_into(self._places, value, Place(index, ()))
+        self._entries: Dict[Path, Entry] = {}
+        self.below: Dict[Path, Below] = {}      # wholes: the subtree under a record copied from one place
         self._used: Optional[Dict[Path, Set[int]]] = None     # used_layers, once the merge is done
         self._items: List[Tuple[Path, int]] = []      # hash-array items being merged: (array's path, index)
+        self._expanded = False
 
-    def _index(self, value: Any, place: Place, depth: int) -> None:
-        """Every map and list of a layer value by identity, with its place (a YAML alias: its first place)."""
-        places, layer = self._places, place.layer
-        pending = [(value, place.path)] if isinstance(value, _CONTAINERS) else []
-        while pending:
-            value, path = pending.pop()
-            if len(path) + depth > MAX_DEPTH or id(value) in places:
-                continue
-            places[id(value)] = _place((layer, path))
-            items = value.items() if isinstance(value, dict) else enumerate(value)
-            children = [(item, path + (key,)) for key, item in items if isinstance(item, _CONTAINERS)]
-            if children:
-                children.reverse()      # taken from the end: in the order the value reads
-                pending.extend(children)
+    @property
+    def noted(self) -> Dict[Path, Entry]:
+        """The records as noted: a whole's subtree (``below``) not worked out (provenance_report.py reads it so)."""
+        return self._entries
+
+    @property
+    def entries(self) -> Dict[Path, Entry]:
+        """The record of every path, the wholes' subtrees worked out (once), in the order a merge key by key notes
+        them: a map's keys (what each holds first) before the map."""
+        if self.below and not self._expanded:
+            entries: Dict[Path, Entry] = {}
+            for path, entry in self._entries.items():
+                below = self.below.get(path)
+                if below is not None:
+                    entries.update(below.entries(path))
+                entries[path] = entry
+            self._entries, self._expanded = entries, True
+        return self._entries
+
+    def whole(self, run: Any, path: Path, source: Any, merger: Any, depth: int, index: Optional[int] = None) -> Any:
+        """A map merged alone as a copy with one record for its whole subtree (``below``): the fast path of a
+        map key or hash-array item (``index``) one layer defines, when the subtree holds only maps and scalars, no
+        knockout marker, no alias and no rule of its own below ``path``, and explain is off.  None: merge it key by
+        key (``path`` in rules' form; ``merger``: the map merger of its strategy)."""
+        place = self._places.get(id(source))
+        if place is None or not FAST_PATHS.on or not merger.keys_as_written or getattr(run.trace, 'reports', False):
+            return None
+        copier = _Copier(self._places, run.rules, merger.knockout_prefix)
+        copy = copier.copy(source, place, path, depth)
+        if copy is None:
+            return None
+        for size, at in copier.sizes:
+            run.budget.spend(size, at)
+        shown = self.shown(path) + (() if index is None else (index,))
+        self.below[shown] = Below(source, copy, place, path, copier.leaves)
+        self._used = None
+        return copy
 
     def layer_place(self, index: int) -> Place:
         """The place of a whole layer value."""
@@ -150,14 +182,18 @@ class Provenance:
         size = len(shown)
         if not moved:
             return
-        self.entries = {(path[:size] + (moved[path[size]],) + path[size + 1:]
-                         if len(path) > size and path[:size] == shown and path[size] in moved else path): entry
-                        for path, entry in self.entries.items()}
+
+        def new(path: Path) -> Path:
+            return path[:size] + (moved[path[size]],) + path[size + 1:] \
+                if len(path) > size and path[:size] == shown and path[size] in moved else path
+        self._entries = {new(path): entry for path, entry in self._entries.items()}
+        if self.below:
+            self.below = {new(path): below for path, below in self.below.items()}
 
     def key(self, path: Path, definitions: List[Tuple[Place, Any]], value: Any) -> None:
         """The key at ``path`` (rules' form) is defined at each place (most specific first) with each value."""
-        self.entries[self.shown(path) if self._items else path] = Entry(definitions[0][0] if definitions else None,
-                                                                        definitions, path, value)
+        self._entries[self.shown(path) if self._items else path] = Entry(definitions[0][0] if definitions else None,
+                                                                         definitions, path, value)
 
     def map_key(self, path: Path, maps: Sequence[Any], supplied: Sequence[int], found: Sequence[Any],
                 value: Any) -> None:
@@ -168,8 +204,8 @@ class Provenance:
         for index, defined in zip(supplied, found):
             place = places.get(id(maps[index]))
             definitions.append((None if place is None else _place((place[0], place[1] + (key,))), defined))
-        self.entries[self.shown(path) if self._items else path] = Entry(definitions[0][0] if definitions else None,
-                                                                        definitions, path, value)
+        self._entries[self.shown(path) if self._items else path] = Entry(definitions[0][0] if definitions else None,
+                                                                         definitions, path, value)
 
     def item(self, path: Path, place: Optional[Place], value: Any, dropped: Sequence[Place] = ()) -> None:
         """Item ``path[-1]`` of the list at ``path[:-1]`` was taken from ``place``; ``dropped``: less specific copies
@@ -181,7 +217,7 @@ class Provenance:
               shown_path: Optional[Path] = None) -> None:
         shown_path = self.shown(path) if shown_path is None else shown_path
         place = definitions[0][0] if definitions else None
-        self.entries[shown_path] = Entry(place, definitions, path, value)
+        self._entries[shown_path] = Entry(place, definitions, path, value)
 
     def removed(self, path: Path, place: Optional[Place], value: Any, marker: Optional[Place]) -> None:
         """A knockout at ``marker`` removed ``value`` (at ``place``) from the map or list at ``path``."""
@@ -190,9 +226,9 @@ class Provenance:
 
     def _entry(self, path: Path) -> Entry:
         shown_path = self.shown(path)
-        entry = self.entries.get(shown_path)
+        entry = self._entries.get(shown_path)
         if entry is None:       # a map or list whose own record comes later (its parent notes it once merged)
-            entry = self.entries[shown_path] = Entry(None, [], path, None)
+            entry = self._entries[shown_path] = Entry(None, [], path, None)
         return entry
 
     def container(self, path: Path, definitions: List[Tuple[Place, Any]], value: Any) -> None:
@@ -207,7 +243,7 @@ class Provenance:
         leaves and items below it (worked out, on the first call after the merge, for every map and list defined on
         several layers: only those ask)."""
         if self._used is None:
-            self._used = {shown_path: {entry.place.layer} for shown_path, entry in self.entries.items()
+            self._used = {shown_path: {entry.place.layer} for shown_path, entry in self._entries.items()
                           if len(entry.definitions) > 1 and _is_container(entry.value) and entry.place is not None}
             if self._used:
                 self._add_leaf_layers(self._used)
@@ -215,15 +251,110 @@ class Provenance:
 
     def _add_leaf_layers(self, used: Dict[Path, Set[int]]) -> None:
         depths = sorted({len(path) for path in used})
-        for shown_path, entry in self.entries.items():
-            if entry.place is None or _is_container(entry.value):
-                continue
+        leaves = [(shown_path, entry.place.layer) for shown_path, entry in self._entries.items()
+                  if entry.place is not None and not _is_container(entry.value)]
+        leaves.extend((shown_path, below.place[0]) for shown_path, below in self.below.items() if below.leaves)
+        for shown_path, layer in leaves:
             for depth in depths:
                 if depth > len(shown_path):
                     break
                 layers = used.get(shown_path[:depth])
                 if layers is not None:
-                    layers.add(entry.place.layer)
+                    layers.add(layer)
+
+
+class Below:
+    """The subtree (maps and scalars) of a map copied whole from one place (``Provenance.whole``): the records of
+    its paths follow from it (``entries``), without being noted one by one.
+
+    ``source``: the layer's map; ``value``: its copy in the merged value; ``place``: the map's place; ``rule_path``:
+    its path as rules read it; ``leaves``: whether it holds a scalar or null at some depth (``used_layers``)."""
+
+    __slots__ = ('source', 'value', 'place', 'rule_path', 'leaves')
+
+    def __init__(self, source: dict, value: dict, place: Place, rule_path: Path, leaves: bool) -> None:
+        self.source, self.value, self.place, self.rule_path, self.leaves = source, value, place, rule_path, leaves
+
+    def entries(self, shown: Path) -> List[Tuple[Path, Entry]]:
+        """(shown path, Entry) of every path below, as the map merger notes them (a key's subtree before it)."""
+        found: List[Tuple[Path, Entry]] = []
+        layer = self.place[0]
+        pending = [(self.source, self.value, self.place[1], self.rule_path, shown, False)]
+        while pending:
+            source, value, at, rule_path, shown_path, done = pending.pop()
+            if done:        # a key whose subtree is noted: its own record
+                place = _place((layer, at))
+                found.append((shown_path, Entry(place, [(place, source)], rule_path, value)))
+                continue
+            for key in reversed(list(source)):
+                pending.append((source[key], value[key], at + (key,), rule_path + (key,), shown_path + (key,), True))
+                if type(source[key]) is dict:
+                    pending.append((source[key], value[key], at + (key,), rule_path + (key,), shown_path + (key,),
+                                    False))
+        return found
+
+
+class _Copier:
+    """Provenance.whole's walk: a map's copy when its subtree qualifies (else None), the sizes of the maps copied
+    (what the merge spends of its budget, in the order it does) and whether it holds a leaf."""
+
+    def __init__(self, places: Dict[int, Place], rules: Any, prefix: Optional[str]) -> None:
+        self.places, self.rules, self.prefix = places, rules, prefix
+        self.sizes: List[Tuple[int, Path]] = []
+        self.leaves = False
+
+    def copy(self, source: dict, place: Place, rule_path: Path, depth: int) -> Optional[dict]:
+        if type(source) not in FAST_PATHS.plain_maps or depth + 2 > MAX_DEPTH \
+                or keys_may_hold_markers(source, self.prefix):
+            return None
+        copy = dict(source)
+        scalar_types = FAST_PATHS.scalar_types
+        for key, value in source.items():
+            if type(value) in scalar_types:
+                self.leaves = True
+                continue
+            at = place[1] + (key,)
+            if self.places.get(id(value)) != (place[0], at) or self.rules.explicit(rule_path + (key,)) is not None:
+                return None     # a list or other value, an alias, or a rule of its own: key by key
+            copy[key] = self.copy(value, _place((place[0], at)), rule_path + (key,), depth + 1)
+            if copy[key] is None:
+                return None
+        self.sizes.append((len(copy), rule_path))
+        return copy
+
+
+def _layer_index(value: Any, layer: int) -> Dict[int, Place]:
+    """The index of a layer value's containers (Provenance._index), kept for the next merge of the same value at
+    the same layer: layers are cached and read by every host."""
+    found = _LAYER_INDEXES.get((id(value), layer))
+    if found is not None and found[0] is value:
+        return found[1]
+    if len(_LAYER_INDEXES) >= _LAYER_INDEXES_LIMIT:
+        _LAYER_INDEXES.clear()
+    places: Dict[int, Place] = {}
+    _index_into(places, value, Place(layer, ()))
+    _LAYER_INDEXES[(id(value), layer)] = (value, places)        # the value kept alive: its id stays its own
+    return places
+
+
+_LAYER_INDEXES: Dict[Tuple[int, int], Tuple[Any, Dict[int, Place]]] = {}
+_LAYER_INDEXES_LIMIT = 4096
+
+
+def _index_into(places: Dict[int, Place], value: Any, place: Place) -> None:
+    """Every map and list of a layer value by identity, with its place (a YAML alias: its first place)."""
+    layer = place.layer
+    pending = [(value, place.path)] if isinstance(value, _CONTAINERS) else []
+    while pending:
+        value, path = pending.pop()
+        if len(path) > MAX_DEPTH or id(value) in places:
+            continue
+        places[id(value)] = _place((layer, path))
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        children = [(item, path + (key,)) for key, item in items if isinstance(item, _CONTAINERS)]
+        if children:
+            children.reverse()      # taken from the end: in the order the value reads
+            pending.extend(children)
 
 
 def _is_container(value: Any) -> bool:

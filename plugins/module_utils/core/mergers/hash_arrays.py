@@ -95,11 +95,13 @@ class HashArrayMerger(Merger):
         provenance, maps = run.provenance, items_strategy.maps
         result = []
         for index, group in enumerate(groups):
-            provenance.enter_item(path, index)
-            try:
-                item = maps.merge(run, path, group[:1] if maps.takes_one else group, items_strategy, depth + 1)
-            finally:
-                provenance.leave_item()
+            item = provenance.whole(run, path, group[0], maps, depth + 1, index) if len(group) == 1 else None
+            if item is None:        # not an item of one layer, maps and scalars only: key by key
+                provenance.enter_item(path, index)
+                try:
+                    item = maps.merge(run, path, group[:1] if maps.takes_one else group, items_strategy, depth + 1)
+                finally:
+                    provenance.leave_item()
             provenance.item(path + (index,), provenance.place_of(group[0]), item,
                             [provenance.place_of(other) for other in group[1:]])
             result.append(item)

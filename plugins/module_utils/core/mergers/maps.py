@@ -18,7 +18,7 @@ from __future__ import annotations
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS, LIST, SCALAR
+from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS, LIST, MAP, SCALAR
 from ansible_collections.strata.hier.plugins.module_utils.core.knockout import is_marker, knockout_text, unmark
 from ansible_collections.strata.hier.plugins.module_utils.core.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.core.mergers.base import INHERITED, MOST_SPECIFIC, WHOLE, Merger
@@ -292,6 +292,10 @@ class MapMerger(Merger):
             child, name = self._child_strategy(run, path, family, strategy)
         if run.trace is not None:       # explain: the strategy chosen here is the one it reports
             run.trace.chose(path, child, name)
+            if run.provenance is not None and len(values) == 1 and family is MAP:    # provenance: one layer's map
+                copy = run.provenance.whole(run, path, values[0], child.maps, depth + 1)
+                if copy is not None:
+                    return copy, child, values
         whole = run.fast and child.is_whole and (family is not LIST or len(values) == 1)    # lists: check their kinds
         return run.merge(path, values[:1] if whole else values, child, depth + 1, family), child, values
 
