@@ -140,7 +140,9 @@ def run_play(root: str, playbook: str, preload: bool, collections: str, profile:
                        ANSIBLE_HOST_KEY_CHECKING='False', STRATA_BENCH_PROFILES=profile)
     environment.pop('PYTHONDONTWRITEBYTECODE', None)     # Python's bytecode cache, as by default
     enabled = (['strata.hier.preload'] if preload else []) + (['profile_workers'] if profile else [])
-    environment['ANSIBLE_CALLBACKS_ENABLED'] = ','.join(enabled)
+    environment.pop('ANSIBLE_CALLBACKS_ENABLED', None)
+    if enabled:     # (empty, Ansible would look a callback of no name up)
+        environment['ANSIBLE_CALLBACKS_ENABLED'] = ','.join(enabled)
     environment['ANSIBLE_CALLBACK_PLUGINS'] = os.path.join(root, 'callback_plugins')
     command = [os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), '-i',
                os.path.join(root, 'inventory.yml'), playbook]
