@@ -15,11 +15,10 @@ In forked workers, as ansible-playbook runs a task (a parent that has not loaded
 per host): the CPU time of a host's first lookup above its later ones (target 1: <= 10 ms), without bytecode and
 with Python's bytecode cache (plugin_utils/bytecode.py), the folders listed per lookup (target 2: 0) and how often
 each file was parsed across the workers (target 3: at most once).
-With --play, also real ansible-playbook runs over the same hosts, with Python's bytecode cache as by default: one
-set_fact with the 5 lookups against the same play reading the same merged values from static host_vars files
-(target 1: <= 1.2x wall and CPU); and, from plays with one lookup and with none, the first lookup's cost above a
-later one in ansible-playbook's own workers (target 1: <= 10 ms), without and with the collection's preload callback
-(which loads the lookup in the process that forks the workers).
+With --play, also real ansible-playbook runs over the same hosts, with Python's bytecode cache as by default: the
+first lookup's cost above a later one in ansible-playbook's own workers (target 1: <= 10 ms), without and with the
+collection's preload callback (which loads the lookup in the process that forks the workers). A whole play against
+the same play reading static host_vars files and against Ansible's own lookup: bench_play.py.
 """
 
 from __future__ import annotations
@@ -136,18 +135,12 @@ def in_process(root: str) -> float:
 
 
 LOOKUP = "{{ lookup('%(lookup)s', '%(key)s', config=cfg) }}"
-PLAYS = (
-    ('static', '{{ %(key)s }}', None, False),      # the merged values read from host_vars files
-    ('lookups', LOOKUP, 'strata.hier.hier', False),
-    ('lookups, preloaded', LOOKUP, 'strata.hier.hier', True),
+PLAYS = (       # the play against static host_vars files (and Ansible's own lookup): bench_play.py
     ('timed', LOOKUP, 'strata_timed', False),
     ('timed, preloaded', LOOKUP, 'strata_timed', True),
 )
-"""(name, each value's template, the lookup it names, with the preload callback). 'static' reads host variables;
+"""(name, each value's template, the lookup it names, with the preload callback):
 'timed' plays call the lookup through TIMED_LOOKUP, which notes the CPU time of each call in the worker."""
-RATIO_ROUNDS = 2
-"""The plays compared with 'static' run this many times, alternately, and the best wall and CPU of each count: a
-shared machine's other work only ever adds time."""
 
 TIMED_LOOKUP = '''
 import os, time
@@ -182,12 +175,11 @@ def play(root: str) -> dict:
             variables = host_vars(index)
             hosts[variables.pop('inventory_hostname')] = variables
         yaml.safe_dump({'all': {'hosts': hosts, 'vars': {'ansible_connection': 'local'}}}, stream)
-    write_static_host_vars(root)
     os.makedirs(os.path.join(root, 'lookup_plugins'), exist_ok=True)
     with open(os.path.join(root, 'lookup_plugins', 'strata_timed.py'), 'w') as stream:
         stream.write(TIMED_LOOKUP)
     timings, calls = {}, {}
-    runs = [entry for entry in PLAYS if entry[2] != 'strata_timed'] * (RATIO_ROUNDS - 1) + list(PLAYS)
+    runs = list(PLAYS)
     for name, template, lookup, preload in runs:
         playbook = os.path.join(root, name.replace(', ', '_') + '.yml')
         values = {'Merged' + key: template % {'lookup': lookup, 'key': key} for key in KEYS}
@@ -211,16 +203,6 @@ def play(root: str) -> dict:
 def print_plays(results: dict) -> None:
     """The play against static host_vars (target 1: <= 1.2x), and what the first lookup on a host costs above a
     later one in ansible-playbook's own workers (target 1: <= 10 ms)."""
-    timings = results['plays']
-    static_wall, static_cpu = timings['static']
-    for name in ('lookups', 'lookups, preloaded'):
-        if name not in timings:
-            continue
-        wall, cpu = timings[name]
-        print('ansible-playbook, 1 task x %d hosts (5 lookups each%s) against static host_vars, best of %d runs: '
-              'wall %.1f s vs %.1f s (%.2fx), CPU %.1f s vs %.1f s (%.2fx)  (target <= 1.2x)'
-              % (HOSTS, ', preload callback' if 'preloaded' in name else '', RATIO_ROUNDS, wall, static_wall,
-                 wall / static_wall, cpu, static_cpu, cpu / static_cpu))
     for name, hosts in results['calls'].items():
         assert all(len(spent) == len(KEYS) for spent in hosts.values()) and len(hosts) == HOSTS, name
         above = statistics.median(spent[0] - statistics.median(spent[1:]) for spent in hosts.values())

@@ -320,8 +320,8 @@ class LookupModule(LookupBase):
     def _templated(self, value, name):
         """A variable templated, a map key by key as a level reads it; a vault value as it is (templating would
         decrypt it; Hierarchy.expand_levels refuses it)."""
-        if is_vault_value(value):
-            return value
+        if is_vault_value(value) or (isinstance(value, str) and not _may_be_template(value)):
+            return value        # what the templar would give back, without its cost (half of a level expansion)
         if isinstance(value, Mapping):
             return _TemplatedMap(value, self)
         try:
@@ -336,16 +336,19 @@ class LookupModule(LookupBase):
                 raise AnsibleLookupError('strata.hier.hier: %r was found on no level of %s (use explain=true to see '
                                          'the levels read, or give a default)' % (answer.key, config_path))
             return self.get_option('default')
-        return self._answer_value(answer.value)
+        return self._answer_value(answer.value, answer.eyaml)
 
-    def _answer_value(self, value):
+    def _answer_value(self, value, eyaml=True):
         if self.get_option('query'):
             value = self._query(value)
         if self.get_option('render'):
             value = self._render(value)
         # data, not templates, even where Ansible would not mark the result unsafe (allow_unsafe=true, before 2.19);
         # eyaml values decrypted only here, in what the lookup returns
-        return not_templates(decrypted(value) if is_vault_value(value) else eyaml_decrypted(value))
+        # (the walk for eyaml values skipped where the Source reads none: a whole walk of the answer per call)
+        if is_vault_value(value):
+            return not_templates(decrypted(value))
+        return not_templates(eyaml_decrypted(value) if eyaml else value)
 
     def _query(self, value):
         try:
@@ -391,7 +394,9 @@ def _set_options_once(plugin, variables, direct):
     key = _options_key(plugin, direct)
     kept = _OPTIONS_KEPT.get(key) if key is not None else None
     if kept is not None:
-        plugin._options, origins = dict(kept[0]), kept[1]      # pylint: disable=protected-access
+        options, origins, passed = kept
+        plugin._options = dict(options)      # pylint: disable=protected-access
+        plugin._options.update((name, direct[name]) for name in passed)    # pylint: disable=protected-access
         if origins is not None:
             plugin._origins = dict(origins)     # pylint: disable=protected-access
         return
@@ -399,8 +404,10 @@ def _set_options_once(plugin, variables, direct):
     if key is not None:
         if len(_OPTIONS_KEPT) >= _OPTIONS_KEPT_MOST:
             _OPTIONS_KEPT.clear()
-        origins = getattr(plugin, '_origins', None)     # 2.19+
-        _OPTIONS_KEPT[key] = (dict(plugin._options), None if origins is None else dict(origins))  # pylint: disable=protected-access
+        options, origins = dict(plugin._options), getattr(plugin, '_origins', None)    # pylint: disable=protected-access
+        # an option Ansible took as given (a raw default=) is this call's object, not an equal one of the first call
+        passed = tuple(name for name, value in direct.items() if options.get(name) is value)
+        _OPTIONS_KEPT[key] = (options, None if origins is None else dict(origins), passed)
 
 
 def _options_key(plugin, direct):
@@ -414,14 +421,30 @@ def _options_key(plugin, direct):
 
 
 def _plain_key(value):
+    """A value as a key: its text for every string (a play's options are tagged strings from 2.19, YAML or unsafe
+    strings before, as Ansible gives them: the exact type str only would miss every call of a play)."""
     kind = type(value)
-    if kind in (str, int, float, bool) or value is None:
+    if kind in (int, float, bool) or value is None:
         return (kind.__name__, value)
-    if kind in (list, tuple):
+    if is_opaque(value):        # never hashed: that could decrypt it
+        raise TypeError(kind)
+    if isinstance(value, str):
+        return ('str', str.__str__(value))
+    if isinstance(value, (list, tuple)):
         return ('list', tuple(_plain_key(item) for item in value))
-    if kind is dict:
+    if isinstance(value, dict):
         return ('map', tuple(sorted((_plain_key(name), _plain_key(item)) for name, item in value.items())))
     raise TypeError(kind)
+
+
+_TEMPLATE_MARKS = ('{{', '{%', '{#')
+"""Jinja's default start strings, which Ansible never changes for variables (compat.not_templates)."""
+
+
+def _may_be_template(text):
+    """Whether the templar could render a string: a start string in it, or a ``#jinja2:`` header (2.16's
+    ``is_possibly_template``); any other string it gives back as it is."""
+    return text.startswith('#jinja2:') or any(mark in text for mark in _TEMPLATE_MARKS)
 
 
 _ENVIRONMENT_NAMES = []

@@ -103,16 +103,19 @@ class NodeOptions(Record):
 class Answer:
     """One looked-up key: ``value`` and ``found``, the ``rule`` that merged it, ``records`` (provenance, when asked),
     ``warnings``, and whether it is ``secret`` (data of a whole-file vaulted file, a Sensitive value: written out, it
-    must stay secret); ``shown``: the value as a report shows it (a Sensitive value redacted)."""
+    must stay secret); ``shown``: the value as a report shows it (a Sensitive value redacted); ``eyaml``: whether the
+    value may hold eyaml values (False where the Source reads none: the lookup need not walk it for them)."""
 
-    __slots__ = ('key', 'value', 'found', 'rule', 'records', 'warnings', 'secret', 'shown', '_explain', '_trace')
+    __slots__ = ('key', 'value', 'found', 'rule', 'records', 'warnings', 'secret', 'shown', 'eyaml', '_explain',
+                 '_trace')
 
     def __init__(self, key: str, value: Any, found: bool, rule: Optional[str], records: Optional[Dict[str, Any]],
                  warnings: Sequence[str], secret: bool, explain: Callable[[], Dict[str, Any]],
-                 trace: Callable[[], List[str]], shown: Any = None) -> None:
+                 trace: Callable[[], List[str]], shown: Any = None, eyaml: bool = True) -> None:
         self.key, self.value, self.found, self.rule = key, value, found, rule
         self.records, self.warnings, self.secret = records, list(warnings), secret
         self.shown = value if shown is None else shown
+        self.eyaml = eyaml
         self._explain, self._trace = explain, trace
 
     def explain(self) -> Dict[str, Any]:

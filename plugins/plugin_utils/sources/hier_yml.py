@@ -82,6 +82,8 @@ class HierarchyHostView(HostView):
         self.host = variables.get('inventory_hostname')
         self.undefined, self.unfilled = expansions.undefined, expansions.unfilled
         self.identity = tuple(expansion.path for expansion in expansions)
+        # without eyaml keys the store refuses eyaml ciphertext (eyaml.read_values); Datum's handlers may make values
+        self._eyaml = hierarchy.config.eyaml is not None or hierarchy.config.dialect == 'datum'
 
     def lookup(self, key: str, merge: Any = None, explain: bool = False, provenance: bool = False) -> Answer:
         return self._answer(self._hierarchy.lookup(key, self._variables, merge=merge, expansions=self._expansions,
@@ -107,7 +109,8 @@ class HierarchyHostView(HostView):
 
     def _answer(self, resolution: Resolution) -> Answer:
         return Answer(resolution.key, resolution.value, resolution.found, resolution.rule, resolution.records,
-                      resolution.warnings, resolution.vaulted, resolution.explain, lambda: _trace(resolution, self.host))
+                      resolution.warnings, resolution.vaulted, resolution.explain, lambda: _trace(resolution, self.host),
+                      eyaml=self._eyaml)
 
 
 def _trace(resolution: Resolution, host: Optional[str]) -> List[str]:
