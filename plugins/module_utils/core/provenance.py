@@ -288,7 +288,7 @@ class Below:
                 continue
             for key in reversed(list(source)):
                 pending.append((source[key], value[key], at + (key,), rule_path + (key,), shown_path + (key,), True))
-                if type(source[key]) is dict:
+                if source[key].__class__ is dict:
                     pending.append((source[key], value[key], at + (key,), rule_path + (key,), shown_path + (key,),
                                     False))
         return found
