@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import stat as stat_module
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.core.records import Record
@@ -68,14 +69,42 @@ def open_source(path: str, loader: Any) -> 'Source':
 
 def per_config_file(cache: Dict[str, Tuple[int, Any]], config_path: str, build: Callable[[], Any]) -> Any:
     """What ``build`` makes of a configuration file, once per process and version of the file (its mtime)."""
-    real = os.path.realpath(config_path)
-    mtime = os.stat(real).st_mtime_ns if os.path.exists(real) else -1
+    real, mtime = _real_path(config_path)
     cached = cache.get(real)
     if cached and cached[0] == mtime:
         return cached[1]
     built = build()
     cache[real] = (mtime, built)
     return built
+
+
+def _real_path(path: str) -> Tuple[str, int]:
+    """(the path with its links resolved, the file's mtime or -1 when it is missing): a lookup call opens its
+    configuration again, and resolving its links costs a stat per folder of the path. A file that is not a link is
+    its folder's real path and its name, and a folder is the same one while its identity is (folders have no hard
+    links): a link re-pointed above the file is seen by the folder's stat; a file that is a link is resolved each
+    time."""
+    if not os.path.isabs(path):
+        path = os.path.abspath(path)        # the current folder may change: the memo is by absolute path
+    try:
+        own = os.lstat(path)
+        if stat_module.S_ISLNK(own.st_mode):
+            return os.path.realpath(path), os.stat(path).st_mtime_ns
+        folder = os.stat(os.path.dirname(path))
+    except OSError:
+        return os.path.realpath(path), -1
+    seen = (folder.st_dev, folder.st_ino)
+    known = _REAL_PATHS.get(path)
+    if known is None or known[0] != seen:
+        if len(_REAL_PATHS) >= _REAL_PATHS_KEPT:
+            _REAL_PATHS.clear()
+        known = _REAL_PATHS[path] = (seen, os.path.realpath(path))
+    return known[1], own.st_mtime_ns
+
+
+_REAL_PATHS: Dict[str, Tuple[Tuple[int, int], str]] = {}
+"""Configuration path -> (its folder's identity, the path with links resolved)."""
+_REAL_PATHS_KEPT = 1024
 
 
 def _kind_of(path: str) -> Any:

@@ -41,7 +41,7 @@ from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.keys im
 from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.ruby import (
     SENSITIVE_TEXT, Sensitive, inspect, is_secret, ruby_regex_text,
 )
-from ansible_collections.strata.hier.plugins.module_utils.core.kinds import BUILTIN_SCALARS
+from ansible_collections.strata.hier.plugins.module_utils.core.kinds import BUILTIN_SCALARS, FAST_PATHS
 from ansible_collections.strata.hier.plugins.module_utils.core.levels import real_path_inside
 from ansible_collections.strata.hier.plugins.module_utils.core.limits import MAX_DEPTH, ExpansionBudget
 from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.merges import HASH, HieraMerger, merger_for
@@ -405,6 +405,8 @@ class HieraLookup:
 
     def _over_levels(self, merger: HieraMerger, root: Any, levels: List[Tuple[HieraLevel, List[Location]]],
                      config: HieraConfig) -> Any:
+        if type(self.explain) is _Quiet and not merger.traced and FAST_PATHS.on:     # nothing to explain or trace
+            return self._plain_levels(merger, root, levels)
         self.explain.say('Using configuration "%s"' % config.path)
 
         last: List[Any] = [None]
@@ -426,6 +428,46 @@ class HieraLookup:
             return self._reduce(merger, levels, in_level)
         except MergeError as exc:
             raise _located(exc, root, last[0], self._position) from exc
+
+    def _plain_levels(self, merger: HieraMerger, root: Any, levels: List[Tuple[HieraLevel, List[Location]]]) -> Any:
+        """_over_levels without an explanation or a trace (the fast path): the same reduction, without the explain's
+        wrappers around each level and location, and a location without the key passed over without an exception."""
+        last: List[Any] = [None]
+
+        def found(level: HieraLevel, location: Location) -> Any:
+            data = self._file(location.path, level) if location.exists else None
+            if data is None or not has_key(data, root):
+                raise HieraNotFound(root)
+            last[0] = (level.name, location.path)
+            return self._value_at(data[root], root, location.path)
+
+        try:
+            if merger.first_found:
+                return self._first_found(root, levels, last)
+            return merger.reduce(levels, lambda entry: merger.reduce(
+                entry[1], lambda location: found(entry[0], location)))
+        except MergeError as exc:
+            raise _located(exc, root, last[0], self._position) from exc
+
+    def _first_found(self, root: Any, levels: List[Tuple[HieraLevel, List[Location]]], last: List[Any]) -> Any:
+        """The first location's value of ``root``, as merges.HieraMerger.reduce over levels and locations finds it."""
+        for level, locations in levels:
+            for location in locations:
+                if not location.exists:
+                    continue
+                data = self._file(location.path, level)
+                if has_key(data, root):
+                    last[0] = (level.name, location.path)
+                    try:
+                        return self._value_at(data[root], root, location.path)
+                    except HieraNotFound:
+                        continue
+        raise HieraNotFound(root)
+
+    def _value_at(self, value: Any, root: Any, path: str) -> Any:
+        """A found value interpolated, charged to the work budget what interpolating it builds."""
+        self.budget.charge(_scanned(value, root, path), path)      # the error is located by _over_levels
+        return interpolate(value, self, True)
 
     def _reduce(self, merger: HieraMerger, variants: List[Any], fetch: Callable[[Any], Any]) -> Any:
         """merger.reduce, explained as Puppet explains it: a merge of several variants names its strategy
@@ -449,9 +491,7 @@ class HieraLookup:
             if not has_key(data, root):
                 self.explain.say('No such key: "%s"' % root)
                 raise HieraNotFound(root)
-            size = _check_keys(data[root], root, location.path)     # what interpolating it builds, aliases repeated
-            self.budget.charge(size, location.path)     # the error is located by _over_levels
-            value = interpolate(data[root], self, True)
+            value = self._value_at(data[root], root, location.path)
             self.explain.value('Found key: "%s" value: ' % root, value)
             return value
         finally:
@@ -843,6 +883,26 @@ def _plain_scalar(data: Any, path: str) -> Any:
     if isinstance(data, _PLAIN) or is_secret(data):
         return data
     raise HieraError('Unable to parse (%s): a value of type %s is not Hiera data' % (path, type(data).__name__))
+
+
+def _scanned(value: Any, root: Any, path: str) -> int:
+    """_check_keys of a value of a data file, once per value (the files are parsed once and never changed; every
+    lookup of a key reads the same value again): the value is kept with its size, so its id stays its own."""
+    if not isinstance(value, (dict, list)):
+        return 1
+    known = _SCANNED.get(id(value)) if FAST_PATHS.on else None
+    if known is not None and known[0] is value:
+        return known[1]
+    size = _check_keys(value, root, path)
+    if len(_SCANNED) >= _SCANNED_KEPT:
+        _SCANNED.clear()
+    _SCANNED[id(value)] = (value, size)
+    return size
+
+
+_SCANNED: Dict[int, Tuple[Any, int]] = {}
+"""id of a data file's value -> (the value, its _check_keys size)."""
+_SCANNED_KEPT = 4096
 
 
 def _check_keys(value: Any, root: Any, path: str) -> int:

@@ -42,7 +42,7 @@ def lookup(folder, host, *terms, **options):
     loader = DataLoader()
     plugin = lookup_loader.get('strata.hier.hier', loader=loader, templar=Templar(loader=loader))
     return plugin.run(list(terms), {'inventory_hostname': host, 'role': 'web'},
-                      config=str(folder / 'hiera.yaml'), **options)
+                      **dict({'config': str(folder / 'hiera.yaml')}, **options))
 
 
 def test_a_call_checks_only_the_files_it_reads(tmp_path, monkeypatch):
@@ -178,3 +178,29 @@ def test_a_pass_over_hosts_resolves_the_links_of_a_level_file_once_and_the_next_
     os.symlink(str(outside), str(folder / 'data' / 'common.yaml'))
     with pytest.raises(Exception, match='a link leads to'):        # the next pass sees the link
         host_vars_of_every_node(folder, 10)
+
+
+def test_a_warm_call_resolves_the_configurations_links_once_and_sees_a_relinked_folder(tmp_path, monkeypatch):
+    first, second = repo(tmp_path / 'first'), repo(tmp_path / 'second')
+    write(second / 'data' / 'common.yaml', 'motd: second\n')
+    current = tmp_path / 'current'
+    os.symlink(str(first), str(current))
+    assert lookup(current, 'n1', 'motd') == ['common']
+    resolved = []
+    real = os.path.realpath
+    monkeypatch.setattr(os.path, 'realpath', lambda path, *args, **kwargs: resolved.append(os.fspath(path))
+                        or real(path, *args, **kwargs))
+    assert lookup(current, 'n1', 'motd') == ['common']
+    assert str(current / 'hiera.yaml') not in resolved      # was resolved at every call
+    os.remove(str(current))
+    os.symlink(str(second), str(current))       # the folder re-pointed: the same path, another configuration
+    assert lookup(current, 'n1', 'motd') == ['second']
+    third = repo(tmp_path / 'third')
+    write(third / 'other.yaml', HIERA.replace('common.yaml', 'other.yaml'))
+    write(third / 'data' / 'other.yaml', 'motd: other\n')
+    linked = third / 'linked.yaml'
+    os.symlink('hiera.yaml', str(linked))       # a configuration that is a link: resolved each time
+    assert lookup(third, 'n1', 'motd', config=str(linked)) == ['common']
+    os.remove(str(linked))
+    os.symlink('other.yaml', str(linked))
+    assert lookup(third, 'n1', 'motd', config=str(linked)) == ['other']
