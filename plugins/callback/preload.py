@@ -68,7 +68,6 @@ class CallbackModule(CallbackBase):
         # the helpers just loaded here without bytecode to keep: named once, before any worker loads them again
         bytecode.warn_uncached(self._display.warning)
 
-
     def v2_playbook_on_play_start(self, play):
         # the data a lookup without config= reads, parsed before this play's workers fork: each inherits it
         loader = getattr(play, '_loader', None)

@@ -32,6 +32,9 @@ DATA_EXTENSIONS = ('.yml', '.yaml', '.json')
 # and by the workers forked after the preload callback filled it.
 _PARSED: Dict[str, Tuple[Tuple[int, int, int, int], int, Any, bool, Optional[EyamlKeys]]] = {}
 
+PRELOADED_FILES_MOST = 500
+"""Files the preload callback parses at most (about a second of the main process's CPU before the first task)."""
+
 
 class StoreError(CompleteMessage, AnsibleError):
     """A path leaves the data folder, or the folder holds ambiguous files."""
@@ -304,12 +307,20 @@ class DataStore:
         _PARSED[path] = (identity, status.st_size, data, whole_file_vaulted(path), self.eyaml)
         return data
 
-    def preload(self) -> List[str]:
-        """Every data file of the store loaded in this pass, as a lookup would load it (the preload callback, in the
-        process that forks the workers): the real paths loaded. A file that fails to load, or that only DataLoader
-        reads, is left to the lookup that reads it, which fails or warns as without preloading."""
-        loaded: List[str] = []
+    def preload(self, most: int = PRELOADED_FILES_MOST) -> List[str]:
+        """The data files of the store loaded in this pass, as a lookup would load them (the preload callback, in
+        the process that forks the workers): the real paths loaded. At most ``most`` files, those of the folders
+        holding the fewest first: those are the files many hosts read (a role's, an environment's), where a folder
+        of many files is mostly one file per host, which one worker parses as well as the main process would. A file
+        that fails to load, or that only DataLoader reads, is left to the lookup that reads it, which fails or warns
+        as without preloading."""
+        by_folder: Dict[str, List[str]] = {}
         for file in self.data_files():
+            by_folder.setdefault(os.path.dirname(file), []).append(file)
+        chosen = [file for folder in sorted(by_folder, key=lambda folder: (len(by_folder[folder]), folder))
+                  for file in by_folder[folder]][:most]
+        loaded: List[str] = []
+        for file in chosen:
             real = real_path_inside(file, self.root)
             if real is None or real in loaded:
                 continue

@@ -201,3 +201,14 @@ def test_preload_loads_every_data_file_but_those_only_dataloader_reads(datadir, 
     with pytest.raises(StoreError, match='Broken.yml'):
         store.get(('Broken', 'a'))
     assert store.get(('Twice', 'a')).value == 2
+
+
+def test_preload_takes_the_folders_of_fewest_files_first(tmp_path):
+    root = str(tmp_path / 'data')
+    for index in range(4):
+        write(os.path.join(root, 'nodes', 'node%d.yml' % index), 'a: %d\n' % index)
+    write(os.path.join(root, 'roles', 'web.yml'), 'a: web\n')
+    write(os.path.join(root, 'common.yml'), 'a: common\n')
+    loaded = DataStore(root, DataLoader()).preload(most=3)
+    assert [os.path.relpath(path, root) for path in loaded] == [
+        'common.yml', os.path.join('roles', 'web.yml'), os.path.join('nodes', 'node0.yml')]

@@ -98,9 +98,9 @@ def test_a_handler_is_found_with_its_key_path():
 
 
 SCALAR_VALUES = st.one_of(st.sampled_from(['x', 'ENC[PKCS7,abc]', '[x=1=]', 'y']), st.integers(), st.none())
-NESTED = st.recursive(SCALAR_VALUES, lambda inner: st.one_of(st.lists(inner, max_size=3), st.tuples(inner),
-                                                           st.dictionaries(st.sampled_from('abc'), inner, max_size=3)),
-                      max_leaves=12)
+NESTED = st.recursive(SCALAR_VALUES, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.tuples(inner), st.dictionaries(st.sampled_from('abc'), inner, max_size=3)),
+    max_leaves=12)
 
 
 def _found_or_failed(value, predicate, depth):
@@ -113,7 +113,8 @@ def _found_or_failed(value, predicate, depth):
 @settings(max_examples=300, deadline=None)
 @given(NESTED, st.sampled_from(['ENC[', '[x=', 'z']), st.integers(1, 6))
 def test_holds_is_false_only_where_find_finds_nothing(value, text, depth):
-    predicate = lambda item: isinstance(item, str) and text in item  # noqa: E731
+    def predicate(item):
+        return isinstance(item, str) and text in item
     assert holds(value, predicate, depth) == _found_or_failed(value, predicate, depth)
 
 
