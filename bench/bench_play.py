@@ -20,6 +20,12 @@ Printed per shape: the four figures, lookup / static, and the strata lookup's co
 lookup's cost above ``const`` (issue 32's targets: <= 1.25x with preload in both shapes, so lookup / static <= 0.9x
 in the one-task shape). ``--baseline``: the lookup plays also run against that collection (another checkout,
 before a change), in the same rounds.
+
+    ANSIBLE_COLLECTIONS_PATH=... python bench/bench_play.py --controller 2000,10000
+
+measures instead what the preload callback adds to ansible-playbook's main process at a play's start, for stores of
+these many hosts: CPU, wall and resident memory of its first play (every data file parsed) and of a later play (each
+file's stat only), each in a fresh process, best of the rounds.
 """
 
 from __future__ import annotations
@@ -264,6 +270,47 @@ def profile_plays(root: str, collections: str, hosts: int, kept: str) -> None:
                 stats.sort_stats('cumulative').print_stats('strata/hier|_invoke_lookup', 30)
 
 
+CONTROLLER = '''
+import json, os, resource, sys, time
+from ansible.parsing.dataloader import DataLoader
+from ansible.plugins.loader import callback_loader, init_plugin_loader
+init_plugin_loader()
+loader = DataLoader()
+loader.set_basedir(sys.argv[1])
+
+class Play:
+    name, _loader = 'play', loader
+
+callback = callback_loader.get('strata.hier.preload')
+callback.v2_playbook_on_start(None)
+def rss():
+    with open('/proc/self/statm') as stream:
+        return int(stream.read().split()[1]) * resource.getpagesize()
+figures = []
+for play in ('first', 'later'):
+    before, cpu, wall = rss(), time.process_time(), time.perf_counter()
+    callback.v2_playbook_on_play_start(Play())
+    figures.append((time.process_time() - cpu, time.perf_counter() - wall, rss() - before))
+print(json.dumps(figures))
+'''
+
+
+def controller(counts: str, rounds: int) -> None:
+    """--controller: the preload callback's CPU, wall and memory at a play's start, per number of hosts."""
+    import json
+    for hosts in [int(count) for count in counts.split(',')]:
+        with tempfile.TemporaryDirectory() as root:
+            generate(root, hosts)
+            runs = [json.loads(subprocess.run([sys.executable, '-c', CONTROLLER, root], check=True, cwd=root,
+                                              capture_output=True, text=True).stdout.splitlines()[-1])
+                    for _round in range(rounds)]
+        for index, play in enumerate(('first play', 'later play')):
+            cpu, wall = min(run[index][0] for run in runs), min(run[index][1] for run in runs)
+            memory = min(run[index][2] for run in runs)
+            print('%6d hosts (%d data files), %s: CPU %.0f ms, wall %.0f ms, resident memory +%.1f MB'
+                  % (hosts, hosts + 19, play, cpu * 1000, wall * 1000, memory / 1e6))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--hosts', type=int, default=300, help='hosts of the inventory (default 300)')
@@ -272,10 +319,15 @@ def main() -> None:
                         'whose lookup also runs, in the same rounds')
     parser.add_argument('--profile', metavar='DIR', help='profile the workers of the const, builtin and lookup plays '
                         'instead (one fork), their .prof files kept in DIR')
+    parser.add_argument('--controller', metavar='HOSTS', help='measure the preload callback at a play\'s start '
+                        'instead, for stores of these numbers of hosts (comma-separated)')
     args = parser.parse_args()
     collections = {'new': os.environ.get('ANSIBLE_COLLECTIONS_PATH', '')}
     if not collections['new']:
         raise SystemExit('set ANSIBLE_COLLECTIONS_PATH to the directory above ansible_collections')
+    if args.controller:
+        controller(args.controller, args.rounds)
+        return
     if args.baseline:
         collections['baseline'] = os.path.abspath(args.baseline)
     for path in collections.values():     # bytecode kept as by default, not compiled by the first play that loads it

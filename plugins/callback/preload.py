@@ -19,8 +19,15 @@ description:
     after that starts with it loaded. It changes no result, and prints nothing but, once per run, a warning where
     the collection's code had no bytecode and none can be kept (C(PYTHONDONTWRITEBYTECODE), a read-only
     installation), with the command that compiles it.
-  - Not needed when the play's inventory comes from the P(strata.hier.hier#inventory) inventory plugin or the
-    P(strata.hier.hier#vars) vars plugin is enabled, which load most of the same code in the main process.
+  - When each play starts, it also reads the hierarchy configuration a lookup without C(config=) reads (a C(hier.yml)
+    or C(Datum.yml) found as the lookup finds it) and parses the files of its data folder (at most 500, the folders
+    holding the fewest files first, which many hosts read), so the workers find them parsed. A worker's lookup still
+    checks each file it reads for changes (a file changed during the play is read again), and a lookup given another C(config=) reads its own as without the callback. A file that cannot be read
+    is left to the lookup that reads it, which fails with the same error as without the callback. A C(hiera.yaml)'s
+    data is not preloaded.
+  - Loading the code is not needed when the play's inventory comes from the P(strata.hier.hier#inventory) inventory
+    plugin or the P(strata.hier.hier#vars) vars plugin is enabled, which load most of the same code in the main
+    process; the data files are preloaded only by this callback.
   - Like every callback that is not the output callback, it must be enabled, in C(ansible.cfg)
     C([defaults] callbacks_enabled = strata.hier.preload) or E(ANSIBLE_CALLBACKS_ENABLED).
 notes:
@@ -36,11 +43,14 @@ EXAMPLES = r"""
 # callbacks_enabled = strata.hier.preload
 """
 
+from ansible import context
 from ansible.plugins.callback import CallbackBase
 from ansible.plugins.loader import lookup_loader
 
 from ansible_collections.strata.hier.plugins.plugin_utils import bytecode
-from ansible_collections.strata.hier.plugins.plugin_utils.source import preload
+from ansible_collections.strata.hier.plugins.plugin_utils.config_path import resolve_option_path
+from ansible_collections.strata.hier.plugins.plugin_utils.discovery import discover_config
+from ansible_collections.strata.hier.plugins.plugin_utils.source import get_source, preload
 
 
 class CallbackModule(CallbackBase):
@@ -57,3 +67,29 @@ class CallbackModule(CallbackBase):
         preload()       # the Source of hier.yml and Datum.yml, which the lookup loads on its first call
         # the helpers just loaded here without bytecode to keep: named once, before any worker loads them again
         bytecode.warn_uncached(self._display.warning)
+
+    def v2_playbook_on_play_start(self, play):
+        # the data a lookup without config= reads, parsed before this play's workers fork: each inherits it
+        loader = getattr(play, '_loader', None)
+        if loader is None:
+            return
+        try:
+            count = preload_data(loader)
+        except Exception:  # pylint: disable=broad-except  # the lookup meets the same problem and reports it
+            self._display.vvv('strata.hier.preload: nothing preloaded (a lookup reading the data reports why)')
+            return
+        if count is not None:
+            self._display.vvv('strata.hier.preload: %d data files preloaded' % count)
+
+
+def preload_data(loader):
+    """Open the Source a lookup without config= reads (plugin_utils/discovery.py, with the lookup's setting) and
+    load its data files; how many, or None for a kind whose data is not preloaded (a hiera.yaml)."""
+    lookup = lookup_loader.get('strata.hier.hier', loader=loader, templar=None)
+    lookup.set_options(var_options={}, direct={})
+    basedir = loader.get_basedir()
+    path = discover_config(basedir, context.CLIARGS.get('inventory') or (),
+                           resolve_option_path(lookup, 'config', basedir, {}))
+    source = get_source(path, loader)
+    load = getattr(source, 'preload_data', None)
+    return load() if load is not None else None

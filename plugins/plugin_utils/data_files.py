@@ -36,15 +36,19 @@ _NESTING_MARKS_CHECKED = 1000    # fewer marks than this cannot nest deep enough
 _NESTING_MARKS = (b'[', b'{', b'- ', b'? ')
 
 
-def load_untrusted(loader: Any, path: str, error: type) -> Any:
-    """A data or configuration file through DataLoader; ``error`` naming the file (and line) when it cannot be."""
+def load_untrusted(loader: Any, path: str, error: type, dataloader: bool = True) -> Any:
+    """A data or configuration file through DataLoader; ``error`` naming the file (and line) when it cannot be.
+
+    ``dataloader=False``: NEEDS_DATALOADER where only DataLoader can read the file (the preload callback leaves
+    such a file, which DataLoader may warn about, to the lookup that reads it).
+    """
     checked = []
 
     def check(raw: bytes) -> None:
         refuse_deep_nesting(path, error, raw)
         checked.append(path)
     data = parse(path, loader, check)     # the same values, faster; DataLoader where the file needs it
-    if data is not NEEDS_DATALOADER:
+    if data is not NEEDS_DATALOADER or not dataloader:
         return data
     if not checked:     # the parser gave up before reading the file
         refuse_deep_nesting(path, error)

@@ -32,7 +32,7 @@ from ansible_collections.strata.hier.plugins.module_utils.core.identity import r
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import RUN_VAULT_ID, CompleteMessage, encrypted_for_run, run_secret as _run_secret
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import MAX_NESTING
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import file_line, key_position
-from ansible_collections.strata.hier.plugins.plugin_utils.walk import find, rebuild, shown_path
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import find, holds, rebuild, shown_path
 
 ENV_PRIVATE_KEY = 'STRATA_HIER_EYAML_PRIVATE_KEY'
 ENV_PUBLIC_KEY = 'STRATA_HIER_EYAML_PUBLIC_KEY'
@@ -217,7 +217,7 @@ def read_values(data: Any, path: str, keys: Optional[EyamlKeys], reader: str) ->
     """A data file's values with each eyaml string as an EyamlValue (``keys``: those of the ``reader``, a level or a
     configuration), or the data as it is when it holds none; an EyamlError naming file, line and key for ciphertext
     the reader cannot read."""
-    found = find(data, _holds_token, depth=MAX_NESTING)
+    found = find(data, _holds_token, depth=MAX_NESTING) if holds(data, _holds_token, MAX_NESTING) else None
     if found is None:
         return data
     if keys is None:

@@ -21,7 +21,7 @@ from ansible_collections.strata.hier.plugins.module_utils.core.errors import Mer
 from ansible_collections.strata.hier.plugins.module_utils.core.paths import join_path, split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
 from ansible_collections.strata.hier.plugins.plugin_utils.source_lines import key_position
-from ansible_collections.strata.hier.plugins.plugin_utils.walk import find
+from ansible_collections.strata.hier.plugins.plugin_utils.walk import find, holds
 
 
 class DatumHandlerError(CompleteMessage, AnsibleError):
@@ -85,7 +85,7 @@ class HandlerCheck:
 
 def handler_in(value: Any) -> Optional[Tuple[Tuple[str, ...], str]]:
     """The key path and text of a Datum handler held in the value (each shared container looked at once)."""
-    return find(value, is_handler)
+    return find(value, is_handler) if holds(value, is_handler) else None
 
 
 def may_hold_handler(value: Any) -> bool:

@@ -119,6 +119,16 @@ class Hierarchy:
         if self._positions is not None:
             self._positions.begin_pass()
 
+    def preload(self) -> int:
+        """Every data file loaded and walked for Datum handlers, in a pass of its own, as lookups would (the preload
+        callback, before ansible-playbook forks its workers, which then find them done); how many files."""
+        self.begin_pass()
+        files = self._store.preload()
+        if self.config.dialect != 'datum':      # only these lookups ask may_hold (Datum's resolve the handlers)
+            for file in files:
+                self._handlers.may_hold([file])
+        return len(files)
+
     def nodes(self) -> List[Tuple[str, Any]]:
         """(node file, its data) for every file the configuration's ``nodes`` glob matches, sorted by file."""
         from ansible_collections.strata.hier.plugins.plugin_utils.nodes import node_files     # the inventory's

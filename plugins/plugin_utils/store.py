@@ -24,11 +24,16 @@ from ansible_collections.strata.hier.plugins.module_utils.core.paths import fold
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted, whole_file_vaulted
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, EyamlKeys, read_values
+from ansible_collections.strata.hier.plugins.plugin_utils.parse import NEEDS_DATALOADER
 
 DATA_EXTENSIONS = ('.yml', '.yaml', '.json')
 
-# (real path) -> (mtime_ns, size, parsed data, whole-file vaulted); shared by every store of the process.
-_PARSED: Dict[str, Tuple[int, int, Any, bool, Optional[EyamlKeys]]] = {}
+# (real path) -> (identity, size, parsed data, whole-file vaulted, eyaml keys); shared by every store of the process,
+# and by the workers forked after the preload callback filled it.
+_PARSED: Dict[str, Tuple[Tuple[int, int, int, int], int, Any, bool, Optional[EyamlKeys]]] = {}
+
+PRELOADED_FILES_MOST = 500
+"""Files the preload callback parses at most (about a second of the main process's CPU before the first task)."""
 
 
 class StoreError(CompleteMessage, AnsibleError):
@@ -278,22 +283,54 @@ class DataStore:
         cached = _PARSED.get(path)
         return cached[2] if cached and path in self._fresh else None
 
-    def load(self, path: str) -> Any:
-        """A file's data, parsed once per process while its size and mtime stay the same."""
+    def load(self, path: str, dataloader: bool = True) -> Any:
+        """A file's data, parsed once per process while the file stays the same (its stat's identity).
+
+        ``dataloader=False`` (preloading): None, the file left unread, where only DataLoader reads it.
+        """
         cached = _PARSED.get(path)
         if cached and path in self._fresh:
             return cached[2]
         status = os.stat(path)
         self._fresh.add(path)
-        if cached and cached[0] == status.st_mtime_ns and cached[1] == status.st_size and cached[4] is self.eyaml:
+        identity = _identity(status)
+        if cached and cached[0] == identity and cached[4] is self.eyaml:
             return cached[2]
-        data = load_untrusted(self.loader, path, StoreError)
+        data = load_untrusted(self.loader, path, StoreError, dataloader)
+        if data is NEEDS_DATALOADER:
+            self._fresh.discard(path)
+            return None
         try:
             data = {} if data is None else read_values(data, path, self.eyaml, self._reader())
         except EyamlError as exc:
             raise StoreError(str(exc)) from None
-        _PARSED[path] = (status.st_mtime_ns, status.st_size, data, whole_file_vaulted(path), self.eyaml)
+        _PARSED[path] = (identity, status.st_size, data, whole_file_vaulted(path), self.eyaml)
         return data
+
+    def preload(self, most: int = PRELOADED_FILES_MOST) -> List[str]:
+        """The data files of the store loaded in this pass, as a lookup would load them (the preload callback, in
+        the process that forks the workers): the real paths loaded. At most ``most`` files, those of the folders
+        holding the fewest first: those are the files many hosts read (a role's, an environment's), where a folder
+        of many files is mostly one file per host, which one worker parses as well as the main process would. A file
+        that fails to load, or that only DataLoader reads, is left to the lookup that reads it, which fails or warns
+        as without preloading."""
+        by_folder: Dict[str, List[str]] = {}
+        for file in self.data_files():
+            by_folder.setdefault(os.path.dirname(file), []).append(file)
+        chosen = [file for folder in sorted(by_folder, key=lambda folder: (len(by_folder[folder]), folder))
+                  for file in by_folder[folder]][:most]
+        loaded: List[str] = []
+        for file in chosen:
+            real = real_path_inside(file, self.root)
+            if real is None or real in loaded:
+                continue
+            try:
+                if self.load(real, dataloader=False) is None:
+                    continue
+            except Exception:  # pylint: disable=broad-except  # the lookup reading the file gives the error
+                continue
+            loaded.append(real)
+        return loaded
 
     def _reader(self) -> str:
         return 'the hierarchy configuration' if self.eyaml is None else self.eyaml.where
@@ -312,6 +349,12 @@ class DataStore:
 
 _NAMED_ENTRIES_KEPT = 100000
 _STAT_EXTENSIONS = DATA_EXTENSIONS + tuple(extension.upper() for extension in DATA_EXTENSIONS)
+
+
+def _identity(status: os.stat_result) -> Tuple[int, int, int, int]:
+    """What says a file is unchanged: mtime, ctime, inode, device (a file replaced by another shows in its inode,
+    a change within the mtime's resolution in its ctime)."""
+    return (status.st_mtime_ns, status.st_ctime_ns, status.st_ino, status.st_dev)
 
 
 def named_entry(folder: str, name: str) -> Optional[Tuple[str, str]]:

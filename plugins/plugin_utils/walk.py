@@ -19,7 +19,7 @@ from collections.abc import Mapping, Set
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeDepthError, MergeError
-from ansible_collections.strata.hier.plugins.module_utils.core.kinds import BUILTIN_SCALARS
+from ansible_collections.strata.hier.plugins.module_utils.core.kinds import BUILTIN_SCALARS, FAST_PATHS
 from ansible_collections.strata.hier.plugins.module_utils.core.limits import MAX_DEPTH
 from ansible_collections.strata.hier.plugins.module_utils.core.rules import join_path
 
@@ -150,6 +150,54 @@ def find(value: Any, predicate: Callable[[Any], bool], keys: bool = False,
         return None
 
     return search(value, ())
+
+
+def holds(value: Any, predicate: Callable[[Any], bool], depth: int = MAX_DEPTH) -> bool:
+    """Whether ``find(value, predicate, depth=depth)`` may find a scalar or fail: False only where it gives None.
+
+    One flat walk over the values, with no key paths: a file's data is walked for ciphertext or handlers that it
+    almost never holds, and ``find`` (for where, or for its error) is asked only when this says True. A container
+    met again deeper than before (a YAML alias) says True too: whether find fails there depends on its order.
+    Off with the core's fast paths (kinds.FAST_PATHS): always True.
+    """
+    if not FAST_PATHS.on:
+        return True
+    seen: Dict[int, int] = {}
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        values = _values(item)
+        if values is None:
+            if predicate(item):
+                return True
+            continue
+        if id(item) in seen:
+            if level > seen[id(item)]:
+                return True
+            continue
+        if level >= depth:
+            return True     # find fails here, or finds a value first: it says which
+        seen[id(item)] = level
+        for child in values:
+            if type(child) is str:      # most values: looked at here rather than stacked
+                if predicate(child):
+                    return True
+            else:
+                stack.append((child, level + 1))
+    return False
+
+
+def _values(item: Any) -> Optional[Any]:
+    """A container's values (as ``children`` finds containers), or None for a scalar."""
+    kind = type(item)
+    if kind in BUILTIN_SCALARS:
+        return None
+    if kind is dict:
+        return item.values()
+    if kind is list:
+        return item
+    pairs = children(item)
+    return None if pairs is None else [pair[1] for pair in pairs]
 
 
 def find_key(value: Any, predicate: Callable[[Any], bool]) -> Optional[Tuple[Any, ...]]:

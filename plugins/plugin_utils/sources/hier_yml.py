@@ -38,6 +38,10 @@ class HierarchySource(Source):
     def begin_pass(self) -> None:
         self.hierarchy.begin_pass()
 
+    def preload_data(self) -> int:
+        """The data files loaded before the workers fork (the preload callback); how many."""
+        return self.hierarchy.preload()
+
     def for_host(self, variables: Mapping, fetch: Optional[Callable] = None,
                  strict: Optional[bool] = None) -> 'HierarchyHostView':
         return HierarchyHostView(self.hierarchy, variables, self.hierarchy.expand_levels(variables, fetch, strict))

@@ -172,3 +172,43 @@ def test_a_level_walk_that_fails_names_the_whole_key_path(datadir, tmp_path):
     for _attempt in range(2):
         with pytest.raises(StoreError, match="'Away/Key' resolves to .*outside the data folder"):
             store.get(('Away',), ('Key',))
+
+
+def test_a_file_replaced_by_one_of_the_same_size_and_mtime_is_read_again(datadir):
+    path = os.path.join(datadir, 'Roles', 'Web.yml')
+    store = DataStore(datadir, DataLoader())
+    assert store.get(('Roles', 'Web', 'Packages')).value == ['a']
+    before = os.stat(path)
+    write(path + '.new', open(path).read().replace('[a]', '[b]'))
+    os.utime(path + '.new', ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(path + '.new', path)     # another inode: what an editor's or a deployment's atomic write makes
+    store.begin_pass()
+    assert store.get(('Roles', 'Web', 'Packages')).value == ['b']
+
+
+def test_preload_loads_every_data_file_but_those_only_dataloader_reads(datadir, parses):
+    write(os.path.join(datadir, 'Twice.yml'), 'a: 1\na: 2\n')     # duplicate keys: DataLoader's warning, not ours
+    write(os.path.join(datadir, 'Broken.yml'), 'a: [1\n')
+    store = DataStore(datadir, DataLoader())
+    loaded = store.preload()
+    assert sorted(os.path.relpath(path, datadir) for path in loaded) == [
+        'Empty.yml', os.path.join('Envs', 'Dev.json'), os.path.join('Envs', 'Prod.yaml'),
+        os.path.join('Roles', 'Web.yml')]
+    counted = parses['files']
+    store.begin_pass()
+    assert store.get(('Roles', 'Web', 'Packages')).value == ['a']
+    assert parses['files'] == counted       # found parsed
+    with pytest.raises(StoreError, match='Broken.yml'):
+        store.get(('Broken', 'a'))
+    assert store.get(('Twice', 'a')).value == 2
+
+
+def test_preload_takes_the_folders_of_fewest_files_first(tmp_path):
+    root = str(tmp_path / 'data')
+    for index in range(4):
+        write(os.path.join(root, 'nodes', 'node%d.yml' % index), 'a: %d\n' % index)
+    write(os.path.join(root, 'roles', 'web.yml'), 'a: web\n')
+    write(os.path.join(root, 'common.yml'), 'a: common\n')
+    loaded = DataStore(root, DataLoader()).preload(most=3)
+    assert [os.path.relpath(path, root) for path in loaded] == [
+        'common.yml', os.path.join('roles', 'web.yml'), os.path.join('nodes', 'node0.yml')]

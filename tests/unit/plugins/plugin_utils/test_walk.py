@@ -13,18 +13,20 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from ansible.parsing.dataloader import DataLoader
 from ansible.parsing.vault import VaultLib, VaultSecret
 
 from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeDepthError
+from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS
 from ansible_collections.strata.hier.plugins.plugin_utils.handler_check import handler_in, may_hold_handler
 from ansible_collections.strata.hier.plugins.plugin_utils.cache_form import for_cache, from_cache
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import (
     is_vault_value, not_templates, plain, vault_ciphertext,
 )
 from ansible_collections.strata.hier.plugins.plugin_utils.walk import (
-    DataSizeError, expanded_size, find, rebuild,
+    DataSizeError, expanded_size, find, holds, rebuild,
 )
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes import alias_bomb, nested
 
@@ -93,3 +95,41 @@ def test_nesting_past_the_limit_is_the_depth_error():
 def test_a_handler_is_found_with_its_key_path():
     data = DataLoader().load('A: &a {B: ["[x= $Node.Name =]"]}\nC: *a\n')
     assert handler_in(data) == (('A', 'B', '0'), '[x= $Node.Name =]')
+
+
+SCALAR_VALUES = st.one_of(st.sampled_from(['x', 'ENC[PKCS7,abc]', '[x=1=]', 'y']), st.integers(), st.none())
+NESTED = st.recursive(SCALAR_VALUES, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.tuples(inner), st.dictionaries(st.sampled_from('abc'), inner, max_size=3)),
+    max_leaves=12)
+
+
+def _found_or_failed(value, predicate, depth):
+    try:
+        return find(value, predicate, depth=depth) is not None
+    except MergeDepthError:
+        return True
+
+
+@settings(max_examples=300, deadline=None)
+@given(NESTED, st.sampled_from(['ENC[', '[x=', 'z']), st.integers(1, 6))
+def test_holds_is_false_only_where_find_finds_nothing(value, text, depth):
+    def predicate(item):
+        return isinstance(item, str) and text in item
+    assert holds(value, predicate, depth) == _found_or_failed(value, predicate, depth)
+
+
+def test_holds_says_true_for_a_shared_container_met_deeper_and_for_cycles():
+    shared = {'a': {'b': 'x'}}
+    value = {'p': [[shared]], 'q': shared}      # too deep through p only, which find walks first
+    with pytest.raises(MergeDepthError):
+        find(value, lambda item: False, depth=4)
+    assert holds(value, lambda item: False, depth=4) is True
+    looped = []
+    looped.append(looped)
+    assert holds(looped, lambda item: False) is True and find(looped, lambda item: False) is None
+
+
+def test_holds_is_always_true_on_the_general_path():
+    with FAST_PATHS.general():
+        assert holds({'a': 'plain'}, lambda item: False) is True
+    assert holds({'a': 'plain'}, lambda item: False) is False
