@@ -179,7 +179,7 @@ def holds(value: Any, predicate: Callable[[Any], bool], depth: int = MAX_DEPTH) 
             return True     # find fails here, or finds a value first: it says which
         seen[id(item)] = level
         for child in values:
-            if type(child) is str:      # most values: looked at here rather than stacked
+            if child.__class__ is str:      # most values: looked at here rather than stacked
                 if predicate(child):
                     return True
             else:
