@@ -22,9 +22,9 @@ description:
   - When each play starts, it also reads the hierarchy configuration a lookup without C(config=) reads (a C(hier.yml)
     or C(Datum.yml) found as the lookup finds it) and parses the files of its data folder (at most 500, the folders
     holding the fewest files first, which many hosts read), so the workers find them parsed. A worker's lookup still
-    checks each file it reads for changes (a file changed during the play is read again), and a lookup given another C(config=) reads its own as without the callback. A file that cannot be read
-    is left to the lookup that reads it, which fails with the same error as without the callback. A C(hiera.yaml)'s
-    data is not preloaded.
+    checks each file it reads for changes (a file changed during the play is read again), and a lookup given another
+    C(config=) reads its own as without the callback. A file that cannot be read is left to the lookup that reads
+    it, which fails with the same error as without the callback. A C(hiera.yaml)'s data is not preloaded.
   - Loading the code is not needed when the play's inventory comes from the P(strata.hier.hier#inventory) inventory
     plugin or the P(strata.hier.hier#vars) vars plugin is enabled, which load most of the same code in the main
     process; the data files are preloaded only by this callback.
