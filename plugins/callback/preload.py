@@ -90,6 +90,4 @@ def preload_data(loader):
     basedir = loader.get_basedir()
     path = discover_config(basedir, context.CLIARGS.get('inventory') or (),
                            resolve_option_path(lookup, 'config', basedir, {}))
-    source = get_source(path, loader)
-    load = getattr(source, 'preload_data', None)
-    return load() if load is not None else None
+    return get_source(path, loader).preload_data()

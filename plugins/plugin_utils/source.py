@@ -13,7 +13,8 @@ and process. Every Source answers the same questions:
   ``check(keys)`` the host's constraint findings;
 - ``nodes(options, refuse)``: the hosts of an inventory source, with their variables;
 - ``fingerprint(paths)``: what changes when any file the answers depend on changes (the inventory cache);
-- ``take_warnings()``: what reading the configuration found to warn about, not given yet.
+- ``take_warnings()``: what reading the configuration found to warn about, not given yet;
+- ``preload_data()``: the data files loaded before ansible-playbook forks (the preload callback), where a kind can.
 
 Warnings are results: an ``Answer``'s are about its key, ``take_warnings`` gives the configuration's; the plugin
 that asked prints them (helpers never print).
@@ -210,6 +211,11 @@ class Source:
 
     def begin_pass(self) -> None:
         raise NotImplementedError
+
+    def preload_data(self) -> Optional[int]:
+        """Load the data files before ansible-playbook forks its workers (the preload callback), so each inherits
+        them; how many, or None where a kind does not (a hiera.yaml's data is read by its engine as it goes)."""
+        return None
 
     def for_host(self, variables: Mapping, fetch: Optional[Callable] = None, strict: Optional[bool] = None) -> HostView:
         """The host whose variables are ``variables`` (``fetch(variables, name)``: a variable as a level reads it);
