@@ -405,7 +405,7 @@ class HieraLookup:
 
     def _over_levels(self, merger: HieraMerger, root: Any, levels: List[Tuple[HieraLevel, List[Location]]],
                      config: HieraConfig) -> Any:
-        if type(self.explain) is _Quiet and not merger.traced and FAST_PATHS.on:     # nothing to explain or trace
+        if self.explain.__class__ is _Quiet and not merger.traced and FAST_PATHS.on:     # nothing to explain or trace
             return self._plain_levels(merger, root, levels)
         self.explain.say('Using configuration "%s"' % config.path)
 

@@ -103,7 +103,7 @@ def test_files_are_parsed_once_for_all_hosts_and_calls(project, monkeypatch):
     parsed = []
     load_untrusted = store_module.load_untrusted
     monkeypatch.setattr(store_module, 'load_untrusted',
-                        lambda loader, path, error: parsed.append(path) or load_untrusted(loader, path, error))
+                        lambda loader, path, error, *rest: parsed.append(path) or load_untrusted(loader, path, error, *rest))
     data = inventory()
     data.add_host('web2', 'prod')
     data.set_variable('web2', 'roles', ['web'])
