@@ -60,10 +60,11 @@ lookup_options:
 """
 
 
-def layer(index: int) -> dict:
+def layer(index: int, items: int = 8) -> dict:
+    """One level file's data: the list of ``items`` maps overlaps the other levels' by its tuple key (bench_play.py: 20)."""
     return {
         'Packages': [{'Name': 'pkg%d' % ((index + item) % 40), 'Version': str(index), 'Opts': {'a': item}}
-                     for item in range(8)],
+                     for item in range(items)],
         'Features': ['feat%d' % ((index * 3 + item) % 30) for item in range(6)],
         'Network': {'Dns': '10.0.%d.1' % (index % 250), 'Gw%d' % (index % 4): '10.0.0.254'},
         'Timezone': 'Zone%d' % index,

@@ -41,23 +41,12 @@ import time
 
 import yaml
 
-LEVELS = """datadir: data
-hierarchy:
-  - "nodes/%{Environment}/%{inventory_hostname}"
-  - "locations/%{Location}"
-  - "environments/%{Environment}"
-  - "roles/%{Role}"
-  - "baselines/common"
-lookup_options:
-  Packages: {merge_hash_array: DeepTuple, merge_options: {tuple_keys: [Name, Arch]}}
-  Features: Unique
-  Network: hash
-  Settings: deep
-"""
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# pylint: disable-next=wrong-import-position
+from bench_lookup import CONFIG, ENVIRONMENTS, LOCATIONS, ROLES, host_vars, layer as lookup_layer  # noqa: E402
+
+LEVELS = CONFIG      # bench_lookup.py's hier.yml: five levels, every merge kind
 KEYS = ('Packages', 'Features', 'Network', 'Timezone', 'Settings')
-ENVIRONMENTS = ('dev', 'test', 'prod')
-ROLES = tuple('role%d' % index for index in range(10))
-LOCATIONS = tuple('site%d' % index for index in range(5))
 SOURCES = {
     'const': "value-%(key)s",
     'builtin': "{{ lookup('ansible.builtin.env', 'HOME') }}",
@@ -69,20 +58,8 @@ SHAPES = (('one task, 5 lookups', 1), ('five tasks, 1 lookup each', 5))
 
 
 def layer(index: int) -> dict:
-    """One level file's data: the 20-item list overlaps the other levels' by its tuple key."""
-    return {
-        'Packages': [{'Name': 'pkg%d' % ((index + item) % 40), 'Arch': 'x86_64', 'Version': str(index),
-                      'Opts': {'a': item}} for item in range(20)],
-        'Features': ['feat%d' % ((index * 3 + item) % 30) for item in range(6)],
-        'Network': {'Dns': '10.0.%d.1' % (index % 250), 'Gw%d' % (index % 4): '10.0.0.254'},
-        'Timezone': 'Zone%d' % index,
-        'Settings': {'Level%d' % (index % 3): {'a': index, 'b': [index]}, 'Shared': {'x%d' % index: 1}},
-    }
-
-
-def host_vars(index: int) -> dict:
-    return {'inventory_hostname': 'node%04d' % index, 'Environment': ENVIRONMENTS[index % 3],
-            'Role': ROLES[index % len(ROLES)], 'Location': LOCATIONS[index % len(LOCATIONS)]}
+    """One level file's data: bench_lookup.py's, with a 20-item list of maps merged by its tuple key."""
+    return lookup_layer(index, items=20)
 
 
 def generate(root: str, hosts: int) -> None:
