@@ -319,7 +319,7 @@ class DataStore:
             by_folder.setdefault(os.path.dirname(file), []).append(file)
         chosen = [file for folder in sorted(by_folder, key=lambda folder: (len(by_folder[folder]), folder))
                   for file in by_folder[folder]][:most]
-        loaded: List[str] = []
+        loaded: Dict[str, None] = {}       # in order; a set's look-up for files reached twice (links)
         for file in chosen:
             real = real_path_inside(file, self.root)
             if real is None or real in loaded:
@@ -329,8 +329,8 @@ class DataStore:
                     continue
             except Exception:  # pylint: disable=broad-except  # the lookup reading the file gives the error
                 continue
-            loaded.append(real)
-        return loaded
+            loaded[real] = None
+        return list(loaded)
 
     def _reader(self) -> str:
         return 'the hierarchy configuration' if self.eyaml is None else self.eyaml.where
