@@ -229,8 +229,10 @@ class LookupModule(LookupBase):
     def run(self, terms, variables=None, **kwargs):
         bytecode.warn_uncached(display.warning)     # once per run: the helpers compiled in every worker
         adopt_own_definitions(self, __name__, DOCUMENTATION)    # the short name through a one-line re-export
-        _check_options(kwargs)
-        _set_options_once(self, variables, kwargs)
+        key = _options_key(self, kwargs)
+        if key is None or key not in _OPTIONS_KEPT:     # options kept were checked when they were read
+            _check_options(kwargs)
+        _set_options_once(self, variables, kwargs, key)
         try:
             return self._run(terms, variables or {}, kwargs)
         except (ConfigError, HierarchyError, StoreError, MergeError, EyamlError) as exc:
@@ -387,11 +389,10 @@ _OPTIONS_KEPT = {}
 _OPTIONS_KEPT_MOST = 256
 
 
-def _set_options_once(plugin, variables, direct):
+def _set_options_once(plugin, variables, direct, key):
     """``set_options``, read from Ansible's configuration manager once per process and distinct set of direct
-    options: it costs more than a warm lookup, and no option of this lookup reads host variables (only the call,
-    ansible.cfg and the environment, whose variables are in the key)."""
-    key = _options_key(plugin, direct)
+    options (``key``: _options_key's): it costs more than a warm lookup, and no option of this lookup reads host
+    variables (only the call, ansible.cfg and the environment, whose variables are in the key)."""
     kept = _OPTIONS_KEPT.get(key) if key is not None else None
     if kept is not None:
         options, origins, passed = kept
@@ -424,6 +425,8 @@ def _plain_key(value):
     """A value as a key: its text for every string (a play's options are tagged strings from 2.19, YAML or unsafe
     strings before, as Ansible gives them: the exact type str only would miss every call of a play)."""
     kind = type(value)
+    if kind is str:
+        return ('str', value)
     if kind in (int, float, bool) or value is None:
         return (kind.__name__, value)
     if is_opaque(value):        # never hashed: that could decrypt it

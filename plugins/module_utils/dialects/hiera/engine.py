@@ -33,7 +33,7 @@ from ansible_collections.strata.hier.plugins.module_utils.core.errors import (
 from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.config import (
     HieraConfig, HieraLevel, charger, inside, level_locations,
 )
-from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.interpolation import check_stack, copied, interpolate
+from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.interpolation import Kept, check_stack, copied, interpolate
 from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.module_layer import MISSING, Modules, module_of
 from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.keys import (
     LOOKUP_OPTIONS, dig, has_key, is_lookup_options, split_key,
@@ -137,6 +137,7 @@ class HieraLookup:
         self._local: Dict[str, Any] = {}
         self._interpolated: Dict[str, Any] = {}
         """What ``%{lookup('k')}`` (``hiera``, ``alias``) found, by key."""
+        self._texts: Dict[Tuple[str, bool], Kept] = {}     # texts(): texts of variables alone, interpolated
         self._levels: Dict[str, List[Tuple[HieraLevel, List[Location]]]] = {}
         """Each configuration's (the environment's, a module's) levels resolved for this node, by its path."""
         self._depends: Optional[List[str]] = None      # depends_on() while no more levels are resolved
@@ -356,8 +357,24 @@ class HieraLookup:
     def _all_layers(self, merger: HieraMerger, key: str, root: Any) -> Any:
         # Puppet reduces three layers (global, environment, modules); the global one holds nothing here, but the
         # reduction still converts its value (unique: a single value is flattened) and is explained.
+        if self.explain.__class__ is _Quiet and not merger.traced and FAST_PATHS.on:     # nothing to explain or trace
+            return self._plain_layers(merger, key, root)
         layers = ('global', 'environment', 'modules')
         return self._reduce(merger, layers, lambda layer: self._layer(layer, merger, key, root))
+
+    def _plain_layers(self, merger: HieraMerger, key: str, root: Any) -> Any:
+        """_all_layers without an explanation (the fast path): the global layer is left out, as it holds nothing;
+        with two layers still, a value found in one is converted as before (merges.HieraMerger.reduce)."""
+        module = self._module_of(root)
+
+        def layer(name: str) -> Any:
+            if name == 'environment':
+                return self._guarded(key, lambda: self._plain_levels(merger, root, self._resolved_levels()))
+            if module is None:
+                raise HieraNotFound(name)
+            return self._guarded(key, lambda: self._module(merger, root, module))
+        # each layer's value is its own: merged anew or interpolated anew
+        return merger.reduce(('environment', 'modules'), layer, fresh=True)
 
     def _layer(self, layer: str, merger: HieraMerger, key: str, root: Any) -> Any:
         if layer == 'environment':
@@ -444,8 +461,9 @@ class HieraLookup:
         try:
             if merger.first_found:
                 return self._first_found(root, levels, last)
+            # every value found is interpolated anew (interpolate's containers are always new): merged in place
             return merger.reduce(levels, lambda entry: merger.reduce(
-                entry[1], lambda location: found(entry[0], location)))
+                entry[1], lambda location: found(entry[0], location), fresh=True), fresh=True)
         except MergeError as exc:
             raise _located(exc, root, last[0], self._position) from exc
 
@@ -737,6 +755,15 @@ class HieraLookup:
             self._unset.append(name)
         return value
 
+    def texts(self) -> Optional[Dict[Tuple[str, bool], Kept]]:
+        """The texts kept, outside a level's paths (which note unset variables) and a mapped_paths entry (whose
+        variable is not the scope's); the fast path's."""
+        if self._unset is not None or self._local or not FAST_PATHS.on:
+            return None
+        if len(self._texts) >= _TEXTS_KEPT:
+            self._texts.clear()
+        return self._texts
+
     def guarded(self, name: str, action: Callable[[], Any]) -> Any:
         """An interpolation's value interpolated again: one expansion deeper (a variable holding ``%{...}``)."""
         self.budget.enter("Hiera interpolation of '%s'" % name)
@@ -820,6 +847,8 @@ def _ruby_regex(text: str) -> Any:
 
 _NOT_FOUND = object()
 """An interpolation's lookup that found nothing (remembered too)."""
+_TEXTS_KEPT = 4096
+"""Texts kept per engine at most (then forgotten: a host whose data interpolates many distinct texts)."""
 _PLAIN = tuple(BUILTIN_SCALARS)     # for isinstance: Ansible's tagged strings are text too
 
 

@@ -16,6 +16,8 @@ The context (the engine) provides ``variable(name, subject)``, ``lookup_or(key, 
 (the cycle check: a name already being resolved is Hiera's ``Recursive lookup detected`` error), and ``budget``:
 every substitution is charged its text (and one unit, so that even empty results are counted), so that data
 repeating itself through interpolation (each key twice the one before) stops at the engine's ExpansionBudget.
+Its ``texts()`` is where a text of variables alone is kept with its result (a fast path): the same scope gives the
+same text, so a later use replays only the cycle checks and charges.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 import re
 import sys
 from inspect import currentframe
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Dict, List, Optional, Protocol, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.core.errors import ExpansionError, HieraError, MergeInputError
 from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.ruby import inspect, is_secret, to_s
@@ -47,6 +49,14 @@ class InterpolationContext(Protocol):
 
     def guarded(self, name: str, action: Callable[[], Any]) -> Any:
         """Run ``action`` with ``name`` on the stack of names being resolved (cycle check)."""
+
+    def texts(self) -> Optional[Dict[Tuple[str, bool], 'Kept']]:
+        """Where texts of variables alone are kept with their results while the variables are the same; None:
+        nothing is kept."""
+
+
+Kept = Tuple[str, Tuple[Tuple[str, int], ...]]
+"""A text's result and its substitutions as (name, units charged), replayed in order."""
 
 
 def interpolate(value: Any, context: InterpolationContext, allow_methods: bool) -> Any:
@@ -77,7 +87,15 @@ class _Alias(Exception):
 
 
 def _interpolate_text(subject: str, context: InterpolationContext, allow_methods: bool) -> Any:
+    texts = context.texts()
+    if texts is not None:
+        kept = texts.get((subject, allow_methods))
+        if kept is not None:
+            return _replayed(kept, context)
+    charges: Optional[List[Tuple[str, int]]] = [] if texts is not None else None
+
     def substitute(match: 're.Match[str]') -> str:
+        nonlocal charges
         expression = match.group(1).strip()
         if expression in _EMPTY:
             return ''
@@ -92,12 +110,37 @@ def _interpolate_text(subject: str, context: InterpolationContext, allow_methods
         text = to_s(context.guarded(name, lambda: interpolate(value, context, allow_methods)))
         if method != 'literal':     # literal text is written in the data, not produced
             context.budget.charge(1 + len(text), "Hiera interpolation of '%s'" % name)
+        if charges is not None:
+            charges = charges + [(name, 1 + len(text) if method != 'literal' else 0)] if _flat(method, value) else None
         return text
 
     try:
-        return _EXPRESSION.sub(substitute, subject)
+        result = _EXPRESSION.sub(substitute, subject)
     except _Alias as alias:
         return alias.value
+    if texts is not None and charges is not None:
+        texts[(subject, allow_methods)] = (result, tuple(charges))
+    return result
+
+
+def _flat(method: str, value: Any) -> bool:
+    """Whether a substitution gives the same text in the same scope and is interpolated no further: a variable (or
+    a literal) whose value holds no ``%{``; lookups read data files, which change."""
+    return method in ('scope', 'literal') and (isinstance(value, (int, float, type(None))) or (
+        isinstance(value, str) and '%{' not in value))
+
+
+def _replayed(kept: Kept, context: InterpolationContext) -> str:
+    """A kept text's result, its cycle checks, depth and charges made again (the same errors at the same point)."""
+    for name, units in kept[1]:
+        context.guarded(name, _nothing)
+        if units:
+            context.budget.charge(units, "Hiera interpolation of '%s'" % name)
+    return kept[0]
+
+
+def _nothing() -> None:
+    return None
 
 
 def method_and_argument(expression: str, allow_methods: bool):

@@ -61,12 +61,17 @@ class HieraMerger:
     def merge(self, higher: Any, lower: Any) -> Any:
         return higher
 
+    def merge_fresh(self, higher: Any, lower: Any) -> Any:
+        """merge, where ``lower`` is the caller's own (made for this merge, referenced nowhere else): it may be
+        changed instead of copied."""
+        return self.merge(higher, lower)
+
     def describe(self) -> Union[str, Dict[str, Any]]:
         return self.name
 
-    def reduce(self, variants: Iterable[Any], fetch: Callable[[Any], Any]) -> Any:
+    def reduce(self, variants: Iterable[Any], fetch: Callable[[Any], Any], fresh: bool = False) -> Any:
         """Puppet's ``MergeStrategy#lookup``: ``fetch`` each variant (most specific first) and merge what
-        is found; HieraNotFound when nothing is."""
+        is found; HieraNotFound when nothing is. ``fresh``: every value fetched is the caller's own (merge_fresh)."""
         variants = list(variants)
         if self.first_found:
             for variant in variants:
@@ -83,7 +88,10 @@ class HieraMerger:
                 value = fetch(variant)
             except HieraNotFound:
                 continue
-            merged = self.convert(value) if merged is _MISSING else self.merge(merged, value)
+            if merged is _MISSING:
+                merged = self.convert(value)
+            else:
+                merged = self.merge_fresh(merged, value) if fresh else self.merge(merged, value)
         if merged is _MISSING:
             raise HieraNotFound()
         return merged
@@ -143,9 +151,12 @@ class DeepMerger(Record, HieraMerger):
         return dict(self.options, strategy=DEEP) if self.options else DEEP
 
     def merge(self, higher: Any, lower: Any) -> Any:
+        return self.merge_fresh(higher, copy.deepcopy(lower))
+
+    def merge_fresh(self, higher: Any, lower: Any) -> Any:
         if self.knockout_prefix == '':
             raise MergeInputError('knockout_prefix cannot be an empty string in deep_merge!')
-        return self._merge(higher, copy.deepcopy(lower))
+        return self._merge(higher, lower)
 
     def _is_marker(self, item: Any) -> bool:
         return isinstance(item, str) and self._strip(item) != item
@@ -276,7 +287,23 @@ def merger_for(merge: Any) -> HieraMerger:
         raise HieraError("Unknown merge strategy: '%s'" % (name,))
     if not options:
         return _SIMPLE[name]
-    return _with_options(name, options)
+    try:
+        key: Any = (name, tuple(sorted((option, value.__class__, value) for option, value in options.items())))
+        kept = _WITH_OPTIONS.get(key)
+    except TypeError:       # an unhashable option value (refused by _with_options); types: 1 == True, not as an option
+        key = kept = None
+    if kept is None:
+        kept = _with_options(name, options)
+        if key is not None:
+            if len(_WITH_OPTIONS) >= 256:
+                _WITH_OPTIONS.clear()
+            _WITH_OPTIONS[key] = kept
+    return kept
+
+
+_WITH_OPTIONS: Dict[Any, HieraMerger] = {}
+"""The mergers of merge options already checked and built, by the options (a lookup_options entry's, read again by
+every lookup of its key); immutable records."""
 
 
 def _with_options(name: str, options: Dict[str, Any]) -> HieraMerger:

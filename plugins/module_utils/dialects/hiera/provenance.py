@@ -148,8 +148,8 @@ class TracedMerger:
     def found(self, mark: Mark) -> None:
         self.pending.append(mark)
 
-    def reduce(self, variants: Iterable[Any], fetch: Callable[[Any], Any]) -> Any:
-        """HieraMerger.reduce, step by step, each value with its mark."""
+    def reduce(self, variants: Iterable[Any], fetch: Callable[[Any], Any], fresh: bool = False) -> Any:
+        """HieraMerger.reduce, step by step, each value with its mark (``fresh`` or not: a traced merge copies)."""
         variants = list(variants)
         if self.first_found:
             for variant in variants:

@@ -52,6 +52,8 @@ def is_secret(value: Any) -> bool:
 
 def eql_key(value: Any) -> Hashable:
     """A hashable stand-in that is equal for two values exactly when Ruby's ``eql?`` says they are."""
+    if value.__class__ is str:      # the most common item, first: its text (no other stand-in is text)
+        return value
     if value is None:
         return ('nil',)
     if isinstance(value, bool):
@@ -61,7 +63,7 @@ def eql_key(value: Any) -> Hashable:
     if isinstance(value, float):
         return ('float', value)
     if isinstance(value, str):
-        return ('str', value)
+        return value        # a tagged string: equal to the same text, as Ruby's eql? has it
     if isinstance(value, list):
         return ('list', tuple(eql_key(item) for item in value))
     if isinstance(value, dict):
@@ -220,12 +222,16 @@ def puppet_type(value: Any) -> str:
     return {int: 'Integer', float: 'Float', str: 'String'}.get(type(value), 'Runtime')
 
 
+_DATA_SCALARS = frozenset((str, int, float, bool, type(None)))
+"""The exact types that are Data without a look inside (is_data's common items)."""
+
+
 def is_data(value: Any, depth: int = 0) -> bool:
     """Puppet's ``Data``: scalars, null, lists of Data and maps with text keys of Data."""
     if depth > MAX_DEPTH:
         return False
     if isinstance(value, list):
-        return all(is_data(item, depth + 1) for item in value)
+        return all(item.__class__ in _DATA_SCALARS or is_data(item, depth + 1) for item in value)
     if isinstance(value, dict):
         return all(isinstance(key, str) and is_data(item, depth + 1) for key, item in value.items())
     return value is None or isinstance(value, (str, int, float, bool)) or is_secret(value)

@@ -212,3 +212,19 @@ def test_glob_order_is_rubys(tmp_path):
 def test_data_keys_are_every_key_of_the_nodes_files(tmp_path):
     hiera = engine(tmp_path, {'data/roles/web.yaml': 'b: 1\nlookup_options: {}\n', 'data/common.yaml': 'a: 1\nb: 2\n'})
     assert hiera.data_keys() == ['b', 'a']
+
+
+def test_merge_options_built_once_are_still_checked_by_their_types():
+    """merger_for keeps the merger of options it has checked; 1 equals True, but is no Boolean option."""
+    options = {'strategy': 'deep', 'sort_merged_arrays': True, 'knockout_prefix': '--'}
+    assert merger_for(dict(options)) is merger_for(dict(options))
+    with pytest.raises(HieraError, match="entry 'sort_merged_arrays' expects a value of type Undef or Boolean"):
+        merger_for(dict(options, sort_merged_arrays=1))
+
+
+class _TaggedText(str):
+    """A string of a str subclass, as ansible-core 2.19's tagged strings are."""
+
+
+def test_union_takes_a_string_of_a_subclass_as_the_same_text():
+    assert union(['a', _TaggedText('b')], [_TaggedText('a'), 'b', 1, 1.0, True]) == ['a', 'b', 1, 1.0, True]

@@ -135,3 +135,35 @@ def test_data_nesting_deeper_than_pythons_stack_is_an_expansion_error(tmp_path):
         in_path.data_keys()
     with pytest.raises(ExpansionError, match='nest deeper than Python'):
         in_path.lookup('k')
+
+
+def test_a_text_of_variables_is_interpolated_once_per_engine_and_charged_at_each_use(tmp_path):
+    """An engine keeps a text of variables alone with its result (its scope never changes): a later use reads no
+    variable, and is charged to the budget as the first was, so repeating it still ends at the budget."""
+    hiera = engine(tmp_path, {'data/common.yaml': 'a: "%{facts.role}-%{trusted.certname}%{literal(\'%\')}"\n'
+                                                  'b: "%{facts.role}-%{trusted.certname}%{literal(\'%\')}"\n'})
+    reads = counting_variables(hiera)
+    hiera.lookup('a')
+    assert reads[-2:] == ['facts.role', 'trusted.certname']      # after the levels' variables
+    del reads[:]
+    spent = [hiera.budget.spent]
+    for key in ('a', 'a', 'b'):
+        assert hiera.lookup(key) == 'web-web01.example.com%'
+        spent.append(hiera.budget.spent)
+    assert reads == []
+    assert spent[1] - spent[0] == spent[2] - spent[1] == spent[3] - spent[2] > 0
+    hiera.budget.spent = hiera.budget.allowance - 3     # its first substitution passes the budget, as it would have
+    with pytest.raises((ExpansionError, HieraError), match="Hiera interpolation of 'scope:facts.role': expanding"):
+        hiera.lookup('a')
+
+
+def test_a_text_whose_variable_interpolates_again_is_not_kept(tmp_path):
+    """A variable holding ``%{...}`` is interpolated again, one expansion deeper: such a text is made at each use
+    (the text of variables alone it holds is kept)."""
+    hiera = engine(tmp_path, {'data/common.yaml': 'a: "%{facts.outer}"\n'},
+                   facts={'role': 'web', 'outer': '%{facts.role}!'})
+    reads = counting_variables(hiera)
+    assert hiera.lookup('a') == 'web!'
+    del reads[:]        # the levels' variables read with the first
+    assert hiera.lookup('a') == 'web!'
+    assert reads == ['facts.outer']
