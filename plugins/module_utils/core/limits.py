@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Optional, Sequence
 
 from ansible_collections.strata.hier.plugins.module_utils.core.errors import ExpansionError, MergeDepthError, MergeSizeError
-from ansible_collections.strata.hier.plugins.module_utils.core.kinds import MAP, SCALAR, family_of
+from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS, MAP, SCALAR, family_of
 from ansible_collections.strata.hier.plugins.module_utils.core.paths import join_path
 
 MAX_DEPTH = 64
@@ -51,27 +51,37 @@ def written_size(inputs: Iterable[Any]) -> int:
 
 class _WrittenCounter:
     """Counts the written size of data a part at a time: a walk over distinct maps and lists that can
-    stop once it has counted enough and go on later."""
+    stop once it has counted enough and go on later.  A map or list is counted before what it holds is looked at
+    (``_unread``): a merge past FLOOR whose input's top lists or maps are long enough reads no item of them."""
 
     def __init__(self, inputs: Iterable[Any]) -> None:
         self._pending = [value for value in inputs if family_of(value) is not SCALAR]
+        self._unread: list = []
+        """The items of maps and lists counted, whose maps and lists are not yet pending."""
         self._seen: set = set()
         self.counted = 0
 
     @property
     def done(self) -> bool:
-        return not self._pending
+        return not self._pending and not self._unread
 
     def count_until(self, enough: Optional[int]) -> None:
-        pending, seen = self._pending, self._seen
-        while pending and (enough is None or self.counted < enough):
+        pending, unread, seen, scalar_types = self._pending, self._unread, self._seen, FAST_PATHS.scalar_types
+        while enough is None or self.counted < enough:
+            if not pending:
+                if not unread:
+                    return
+                items = unread.pop()
+                if not scalar_types.issuperset(map(type, items)):    # the fast path: scalars only, in C
+                    pending.extend(item for item in items if family_of(item) is not SCALAR)
+                continue
             value = pending.pop()
             if id(value) in seen:
                 continue
             seen.add(id(value))
             items = value.values() if family_of(value) is MAP else value
             self.counted += 1 + len(items)
-            pending.extend(item for item in items if family_of(item) is not SCALAR)
+            unread.append(items)
 
 
 class WorkBudget:

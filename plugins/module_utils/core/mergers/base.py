@@ -36,7 +36,8 @@ INHERITED = '(inherited)'     # a nested map under deep: its parent's strategy
 WHOLE = '(taken whole)'       # a nested value under hash or MostSpecific: the most specific one, whole
 
 _MOST_SPECIFIC_ONLY = slice(0, 1)
-_ALL = slice(None)
+ALL = slice(None)
+"""Merger.takes of a merger that merges every layer."""
 
 
 def canonical_name(name: Any, valid: Sequence[str], what: str, where: str = '') -> str:
@@ -85,7 +86,7 @@ class Merger(Record):
 
     def __post_init__(self) -> None:
         self.settle('mode', canonical_name(self.mode, self.MODES, self.SETTING))
-        self.settle('takes', _MOST_SPECIFIC_ONLY if self.mode == MOST_SPECIFIC else _ALL)
+        self.settle('takes', _MOST_SPECIFIC_ONLY if self.mode == MOST_SPECIFIC else ALL)
         self._settle()
 
     def _settle(self) -> None:
@@ -93,7 +94,7 @@ class Merger(Record):
 
     @property
     def takes_one(self) -> bool:
-        return self.takes is not _ALL
+        return self.takes is not ALL
 
     def sources(self, indexes: List[int]) -> List[int]:
         """The layers (of ``indexes``, most specific first) whose values are in the result."""

@@ -16,12 +16,14 @@ A null in a map is no value (Datum: found means not null); the most specific map
 from __future__ import annotations
 
 from itertools import chain
-from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS, LIST, MAP, SCALAR
 from ansible_collections.strata.hier.plugins.module_utils.core.knockout import is_marker, knockout_text, unmark
 from ansible_collections.strata.hier.plugins.module_utils.core.limits import MAX_DEPTH, too_deep
-from ansible_collections.strata.hier.plugins.module_utils.core.mergers.base import INHERITED, MOST_SPECIFIC, WHOLE, Merger
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers.base import (
+    ALL, INHERITED, MOST_SPECIFIC, WHOLE, Merger,
+)
 from ansible_collections.strata.hier.plugins.module_utils.core.paths import fold_text
 from ansible_collections.strata.hier.plugins.module_utils.core.records import derived
 
@@ -76,31 +78,70 @@ class MapMerger(Merger):
     def _merge_tracked(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy,
                        depth: int, layers: List[int]) -> Optional[dict]:
         """merge's fast path at the looked-up path (each key's sources noted in ``run.sources``) when keys_as_written,
-        nothing else is tracked and the maps are not whole documents: what _merge_general gives, a key of scalars or
-        of one plain map (most keys of layered data) merged here. None: a knockout marker may be among the keys."""
-        prefix = self.knockout_prefix
-        if any(keys_may_hold_markers(mapping, prefix) for mapping in maps):
+        nothing else is tracked and the maps are not whole documents: what _merge_general gives, in its order (each
+        key where it first appears). A key of one map is merged here without collecting its values (most keys of
+        layered data: scalars and plain maps copied). None: a knockout marker may be among the keys."""
+        if any(keys_may_hold_markers(mapping, self.knockout_prefix) for mapping in maps):
             return None
-        entries, supplied = collect_tracked(maps)[::2]
+        result = dict.fromkeys(chain.from_iterable(maps))      # the keys in the order collect gives them
+        shared, met = keys_in_several(maps), set()
         nested = self.recurses and not run.rules.has_rules     # maps in maps merge like this one
-        copies = nested and strategy.maps.keys_as_written       # one plain map: _merge_container would copy it
-        scalar_types, plain_maps, sources = FAST_PATHS.scalar_types, FAST_PATHS.plain_maps, run.sources
-        result = {}
-        for key, found in entries.items():
-            if not found:
-                result[key] = None
-            elif scalar_types.issuperset(map(type, found)):
-                result[key], sources[key] = found[0], [layers[supplied[key][0]]]     # the scalars' sources
-            elif copies and len(found) == 1 and type(found[0]) in plain_maps \
-                    and not keys_may_hold_markers(found[0], strategy.maps.knockout_prefix):
-                result[key] = strategy.maps._copy(run, path + (key,), found[0], strategy, depth + 1)
-                sources[key] = [layers[supplied[key][0]]]
-            else:
-                result[key], child, merged = self._merge_container(run, path + (key,), found, strategy, depth, False,
-                                                                   nested)
-                sources[key] = child.sources(merged[0], [layers[index] for index in supplied[key]])
+        scalar_types, sources = FAST_PATHS.scalar_types, run.sources
+        for index, mapping in enumerate(maps):
+            layer = layers[index]
+            for key, value in mapping.items():
+                if key in shared:
+                    if key not in met:      # its first map: all its values merged now
+                        met.add(key)
+                        self._merge_tracked_key(run, path + (key,), maps[index:], layers[index:], strategy, depth,
+                                                nested, result)
+                elif type(value) in scalar_types:
+                    if value is not None:
+                        result[key], sources[key] = value, [layer]
+                else:
+                    result[key], sources[key] = self._merge_alone(run, path + (key,), value, layer, strategy, depth,
+                                                                  nested)
         run.budget.spend(len(result), path)
         return result
+
+    def _merge_alone(self, run: MergeRun, path: Tuple[Any, ...], value: Any, layer: int, strategy: MergeStrategy,
+                     depth: int, nested: bool) -> Tuple[Any, List[int]]:
+        """_merge_tracked of a container only the map of ``layer`` holds: (its merged value, its sources); a plain map
+        without a marker among its keys copied, as _merge_container would (by _flat_copy when it can)."""
+        inner = strategy.maps
+        if nested and inner.keys_as_written and type(value) in FAST_PATHS.plain_maps \
+                and not keys_may_hold_markers(value, inner.knockout_prefix):
+            copied = inner._flat_copy(run, path, value) if inner.recurses and depth + 1 < MAX_DEPTH else None
+            return inner._copy(run, path, value, strategy, depth + 1) if copied is None else copied, [layer]
+        merged, child, values = self._merge_container(run, path, [value], strategy, depth, False, nested)
+        return merged, child.sources(values[0], [layer])
+
+    def _merge_tracked_key(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], layers: List[int],
+                           strategy: MergeStrategy, depth: int, nested: bool, result: dict) -> None:
+        """_merge_tracked of the key ``path[-1]`` of ``maps`` (of those ``layers``; a null is no value): its value in
+        ``result``, its sources in ``run.sources`` (none when no map holds a value)."""
+        key = path[-1]
+        found, supplied = [], []
+        for mapping, layer in zip(maps, layers):
+            value = mapping.get(key)
+            if value is not None:
+                found.append(value)
+                supplied.append(layer)
+        if not found:
+            return
+        inner = strategy.maps
+        if FAST_PATHS.scalar_types.issuperset(map(type, found)):
+            result[key], run.sources[key] = found[0], supplied[:1]
+        elif not (nested and inner.keys_as_written and inner.takes is ALL
+                  and FAST_PATHS.plain_maps.issuperset(map(type, found))):
+            result[key], child, merged = self._merge_container(run, path, found, strategy, depth, False, nested)
+            run.sources[key] = child.sources(merged[0], supplied)
+        elif len(found) == 1 and not keys_may_hold_markers(found[0], inner.knockout_prefix):
+            result[key], run.sources[key] = inner._copy(run, path, found[0], strategy, depth + 1), supplied
+        else:       # what _merge_container, then merge, do for them
+            merged = inner.merge_fast(run, path, found, strategy, depth + 1)
+            result[key] = inner._merge_general(run, path, found, strategy, depth + 1) if merged is None else merged
+            run.sources[key] = supplied
 
     def _merge_general(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy,
                        depth: int, layers: Optional[List[int]] = None, documents: bool = False) -> dict:
@@ -196,15 +237,51 @@ class MapMerger(Merger):
     def merge_each(self, run: MergeRun, path: Tuple[Any, ...], groups: List[List[Any]], strategy: MergeStrategy,
                    depth: int) -> list:
         """merge_nested of each group of maps (the items of a hash array); an item alone in its group (most of them
-        in layered data) copied by _copy at once, when its keys were seen without a marker."""
+        in layered data) copied at once when its keys were seen without a marker: here when its maps hold only
+        scalars (_flat_copy), else by _copy."""
         if not run.fast:
             return [self.merge_nested(run, path, group, strategy, depth) for group in groups]
         prefix = self.knockout_prefix
         unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
-        copy, merge_nested = self._copy, self.merge_nested
-        return [copy(run, path, group[0], strategy, depth)
-                if len(group) == 1 and (prefix is None or unmarked.issuperset(group[0]))
-                else merge_nested(run, path, group, strategy, depth) for group in groups]
+        flat = self.recurses and not run.rules.has_rules and strategy.maps is self and depth < MAX_DEPTH
+        result = []
+        for group in groups:
+            item = group[0]
+            if len(group) > 1 or not (prefix is None or unmarked.issuperset(item)):
+                result.append(self.merge_nested(run, path, group, strategy, depth))
+                unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)      # merge_nested may have learned keys
+                continue
+            copied = self._flat_copy(run, path, item) if flat else None
+            result.append(self._copy(run, path, item, strategy, depth) if copied is None else copied)
+        return result
+
+    def _flat_copy(self, run: MergeRun, path: Tuple[Any, ...], mapping: Mapping) -> Optional[dict]:
+        """_copy of a map holding scalars and plain maps of scalars whose keys were seen without a marker, without its
+        calls per map (the depth allowing it and ``self`` merging its maps, as _copy checks). None: the map holds
+        another container, or its copy would pass the work budget's limit (_copy then charges it as it goes,
+        measuring the input or stopping the merge)."""
+        scalar_types, budget = FAST_PATHS.scalar_types, run.budget
+        allowed = budget.limit - budget.spent
+        spent = len(mapping)
+        if spent > allowed:
+            return None
+        result = dict(mapping)
+        if not scalar_types.issuperset(map(type, mapping.values())):
+            plain_maps, prefix = FAST_PATHS.plain_maps, self.knockout_prefix
+            unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
+            for key, value in mapping.items():
+                kind = type(value)
+                if kind in scalar_types:
+                    continue
+                if kind not in plain_maps or not (prefix is None or unmarked.issuperset(value)) \
+                        or not scalar_types.issuperset(map(type, value.values())):
+                    return None
+                spent += len(value)
+                if spent > allowed:
+                    return None
+                result[key] = dict(value)
+        budget.spent += spent
+        return result
 
     def merge_fast(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy,
                    depth: int) -> Optional[dict]:
@@ -220,8 +297,15 @@ class MapMerger(Merger):
         entries = collect_simple(maps)
         if keys_may_hold_markers(entries, self.knockout_prefix):
             return None
+        return self._merge_entries(run, path, entries, strategy, depth)
+
+    def _merge_entries(self, run: MergeRun, path: Tuple[Any, ...], entries: Dict[Any, List[Any]],
+                       strategy: MergeStrategy, depth: int) -> dict:
+        """merge_fast of the maps' keys, each with its values (collect_simple): maps of scalars merged by
+        _merge_leaves, other maps in maps by merge_nested, the rest by _merge_key."""
         nested = self.recurses and not run.rules.has_rules and strategy.maps is self    # maps in maps merge alike
-        scalar_types, plain_maps = FAST_PATHS.scalar_types, FAST_PATHS.plain_maps
+        scalar_types, plain_maps, budget = FAST_PATHS.scalar_types, FAST_PATHS.plain_maps, run.budget
+        leaves = depth < MAX_DEPTH      # maps of scalars merged here are one level deeper
         result = {}
         for key, found in entries.items():
             if not found:
@@ -229,10 +313,39 @@ class MapMerger(Merger):
             elif scalar_types.issuperset(map(type, found)):
                 result[key] = found[0]
             elif nested and plain_maps.issuperset(map(type, found)):
-                result[key] = self.merge_nested(run, path + (key,), found, strategy, depth + 1)
+                merged = self._merge_leaves(found) if leaves else None
+                if merged is None:
+                    result[key] = self.merge_nested(run, path + (key,), found, strategy, depth + 1)
+                    continue
+                result[key] = merged
+                budget.spent += len(merged)     # what merge_nested charges for it
+                if budget.spent > budget.limit:
+                    budget.spend(0, path + (key,))
             else:
                 result[key] = self._merge_key(run, path + (key,), found, strategy, depth, False)[0]
-        run.budget.spend(len(result), path)
+        budget.spend(len(result), path)
+        return result
+
+    def _merge_leaves(self, maps: List[Any]) -> Optional[dict]:
+        """merge_nested of plain maps holding only scalars (the leaves of layered data), without its calls: one map
+        copied, several merged by dict operations (no null among them then: it is no value). None: not such maps,
+        or a key may be a marker."""
+        prefix = self.knockout_prefix
+        if len(maps) == 1:
+            result = maps[0]
+            if not FAST_PATHS.scalar_types.issuperset(map(type, result.values())):
+                return None
+        elif FAST_PATHS.value_types.issuperset(map(type, chain.from_iterable(map(dict.values, maps)))):
+            result = dict.fromkeys(chain.from_iterable(maps))
+        else:
+            return None
+        if not (prefix is None or FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS).issuperset(result)) \
+                and keys_may_hold_markers(result, prefix):
+            return None
+        if len(maps) == 1:
+            return dict(result)
+        for mapping in reversed(maps):
+            result.update(mapping)
         return result
 
     def _merge_values(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any]) -> Optional[dict]:
@@ -254,27 +367,39 @@ class MapMerger(Merger):
         if depth > MAX_DEPTH:
             raise too_deep(path)
         result = dict(mapping)
-        scalar_types = FAST_PATHS.scalar_types
-        if not scalar_types.issuperset(map(type, mapping.values())):
-            nested = self.recurses and not run.rules.has_rules and strategy.maps is self    # maps in maps merge alike
-            plain_maps, prefix = FAST_PATHS.plain_maps, self.knockout_prefix
-            unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
-            for key, value in mapping.items():
-                kind = type(value)
-                if kind in scalar_types:
-                    continue
-                if nested and kind in plain_maps:
-                    # keys_may_hold_markers, its answer from the keys seen unmarked first (the hot path)
-                    result[key] = self._copy(run, path + (key,), value, strategy, depth + 1) \
-                        if prefix is None or unmarked.issuperset(value) or not keys_may_hold_markers(value, prefix) \
-                        else self.merge_nested(run, path + (key,), [value], strategy, depth + 1)
-                else:
-                    result[key] = self._merge_key(run, path + (key,), [value], strategy, depth, False)[0]
+        if not FAST_PATHS.scalar_types.issuperset(map(type, mapping.values())):
+            self._copy_containers(run, path, mapping, result, strategy, depth)
         budget = run.budget     # run.budget.spend, inline: this runs for most maps of layered data
         budget.spent += len(result)
         if budget.spent > budget.limit:
             budget.spend(0, path)
         return result
+
+    def _copy_containers(self, run: MergeRun, path: Tuple[Any, ...], mapping: Mapping, result: dict,
+                         strategy: MergeStrategy, depth: int) -> None:
+        """_copy's containers, copied or merged alone into ``result``; the maps of scalars among them copied here by
+        dict(), what _copy gives for them (the leaves of layered data: no call per map), each charged as _copy would."""
+        scalar_types, plain_maps, budget = FAST_PATHS.scalar_types, FAST_PATHS.plain_maps, run.budget
+        nested = self.recurses and not run.rules.has_rules and strategy.maps is self    # maps in maps merge alike
+        prefix = self.knockout_prefix
+        unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
+        leaves = depth < MAX_DEPTH      # a map of scalars copied here is one level deeper
+        for key, value in mapping.items():
+            kind = type(value)
+            if kind in scalar_types:
+                continue
+            if not (nested and kind in plain_maps):
+                result[key] = self._merge_key(run, path + (key,), [value], strategy, depth, False)[0]
+            # keys_may_hold_markers, its answer from the keys seen unmarked first (the hot path)
+            elif not (prefix is None or unmarked.issuperset(value) or not keys_may_hold_markers(value, prefix)):
+                result[key] = self.merge_nested(run, path + (key,), [value], strategy, depth + 1)
+            elif leaves and scalar_types.issuperset(map(type, value.values())):
+                result[key] = dict(value)
+                budget.spent += len(value)
+                if budget.spent > budget.limit:
+                    budget.spend(0, path + (key,))
+            else:
+                result[key] = self._copy(run, path + (key,), value, strategy, depth + 1)
 
     def _merge_key(self, run: MergeRun, path: Tuple[Any, ...], values: List[Any], strategy: MergeStrategy,
                    depth: int, documents: bool) -> Tuple[Any, MergeStrategy, List[Any]]:
@@ -408,6 +533,17 @@ def only_values(maps: Sequence[Mapping]) -> bool:
         if not value_types.issuperset(map(type, mapping.values())):
             return False
     return True
+
+
+def keys_in_several(maps: Sequence[Mapping]) -> AbstractSet[Any]:
+    """The keys that more than one of the maps holds (in C: a set look-up per key)."""
+    if len(maps) < 2:
+        return _NO_KEYS
+    seen, several = set(maps[0]), set()
+    for mapping in maps[1:]:
+        several.update(seen.intersection(mapping))
+        seen.update(mapping)
+    return several
 
 
 def collect_tracked(maps: Sequence[Mapping]) -> Tuple[Dict[Any, List[Any]], None, Dict[Any, List[int]]]:

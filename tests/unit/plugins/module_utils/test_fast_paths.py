@@ -277,3 +277,31 @@ def test_a_map_of_one_layer_is_copied_without_merge_fast():
         assert fast.call_count == 1     # 'other', in two layers
     assert merged == {'other': {'y': 2, 'x': 1}, 'svc': common['svc']}
     assert merged['svc'] is not common['svc'] and merged['svc']['settings']['b'] is not common['svc']['settings']['b']
+
+
+def test_maps_of_one_layer_holding_maps_of_scalars_are_copied_flat():
+    """Issue 32, the sparse shape of layered data: a key of one layer is merged without collecting its values, a map
+    of one layer holding scalars and maps of scalars (a service, a hash-array item) is copied without a call per map,
+    maps of scalars of several layers are merged in the loop over their parent's keys; the same as on the general
+    path, sharing nothing with the layers."""
+    deep = MergeRules('deep')
+    tuples = MergeRules({'merge_hash_array': 'DeepTuple', 'merge_options': {'tuple_keys': ['Name']}})
+    common = {'svc%d' % index: {'port': index, 'settings': {'a': 1, 'b': 2}, 'limits': {'cpu': 1}}
+              for index in range(3)}
+    items = [{'Name': key, 'o': service['settings']} for key, service in common.items()]
+    for rules, layers, keyed in ((deep, [{'svc1': {'settings': {'b': 3}}, 'own': 1}, None, common], 1),
+                                 (tuples, [[{'Name': 'svc1', 'o': {'b': 3}}], items], 0)):
+        merge_layers(layers, rules)     # the keys seen without a marker are learned
+        with mock.patch.object(maps.MapMerger, '_copy', autospec=True, side_effect=maps.MapMerger._copy) as copy, \
+                mock.patch.object(maps.MapMerger, '_merge_tracked_key', autospec=True,
+                                  side_effect=maps.MapMerger._merge_tracked_key) as tracked:
+            fast = merge_layers(layers, rules)
+            assert not copy.called and tracked.call_count == keyed     # svc1, in two layers
+        with general_path():
+            general = merge_layers(layers, rules)
+        assert repr((fast.value, fast.sources, fast.warnings)) == repr((general.value, general.sources,
+                                                                        general.warnings))
+    assert fast.value[0] == {'Name': 'svc1', 'o': {'b': 3, 'a': 1}} and fast.value[1]['o'] is not items[0]['o']
+    merged = merge_layers([{'svc1': {'settings': {'b': 3}}}, common], deep).value
+    assert merged['svc1']['settings'] == {'b': 3, 'a': 1}
+    assert merged['svc0']['settings'] is not common['svc0']['settings']

@@ -7,6 +7,8 @@ without decrypting them, knockout markers that survived."""
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 import yaml
 
@@ -14,7 +16,8 @@ from ansible_collections.strata.hier.plugins.module_utils.dialects.cloud_init im
 from ansible_collections.strata.hier.plugins.module_utils.dialects.deckhand.layering import layer_documents
 from ansible_collections.strata.hier.plugins.module_utils.core.errors import MergeInputError, MergeSizeError
 from ansible_collections.strata.hier.plugins.module_utils.dialects.heat import merge_environments
-from ansible_collections.strata.hier.plugins.module_utils.core.limits import FLOOR, copy_value, written_size
+from ansible_collections.strata.hier.plugins.module_utils.core import limits
+from ansible_collections.strata.hier.plugins.module_utils.core.limits import FLOOR, WorkBudget, copy_value, written_size
 from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_documents, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 from ansible_collections.strata.hier.plugins.module_utils.dialects.sequence import merge_scopes
@@ -69,6 +72,42 @@ class TestAliasBombs:
         _outcome, small = lines_run(merge_layers, make(4000), DEEP)
         _outcome, large = lines_run(merge_layers, make(8000), DEEP)
         assert large <= 2.1 * small
+
+    def test_measuring_a_long_list_reads_none_of_its_items(self):
+        """Issue 32: a merge past FLOOR measures its input only as far as it needs; a list long enough is counted
+        by its length, its items not looked at (a Unique list of 4n strings spent as long measuring as merging)."""
+        budget = WorkBudget([['x%d' % index for index in range(3 * FLOOR)]])
+        with mock.patch.object(limits, 'family_of', wraps=limits.family_of) as family_of:
+            budget.spend(FLOOR + 100)
+        assert budget.limit == FLOOR + limits.FACTOR * (1 + 3 * FLOOR)
+        assert family_of.call_count <= 2
+
+    @pytest.mark.parametrize('merge', [
+        lambda data: merge_layers([{'a': data}], DEEP),
+        lambda data: merge_layers([{'a': dict(data, deeper={'x': {'y': 1}})}, {'other': 1}], DEEP),
+        lambda data: merge_layers([{'a': {'k0': {'x': 1}}}, {'a': data}], DEEP),
+        lambda data: merge_layers([[{'Name': key, 'o': wide} for key, wide in data.items()]], MergeRules(
+            {'merge_hash_array': 'DeepTuple', 'merge_options': {'tuple_keys': ['Name']}})),
+    ], ids=['maps of scalars', 'and a deeper map', 'two layers', 'hash-array items'])
+    def test_maps_of_scalars_copied_in_a_row_are_charged_each(self, merge):
+        """Issue 32: the fast paths copy a map's maps of scalars without a call each (charged as a whole): each
+        is still charged as it is built, so a map of many aliases of one wide map stops at the budget's limit,
+        not after building them all (300 copies of 2,000 values here)."""
+        wide = {'v%d' % index: index for index in range(2000)}
+        data = {'k%d' % index: wide for index in range(300)}
+        overdrawn = []
+        over = WorkBudget._over
+
+        def noting(budget, path):
+            try:
+                over(budget, path)
+            except MergeSizeError:
+                overdrawn.append(budget.spent - budget.limit)
+                raise
+        with mock.patch.object(WorkBudget, '_over', autospec=True, side_effect=noting):
+            with pytest.raises(MergeSizeError):
+                merge(data)
+        assert overdrawn and overdrawn[0] <= len(wide) + 1
 
     def test_written_size_counts_an_alias_once(self):
         shared = [1, 2, 3]
