@@ -42,7 +42,7 @@ reads it. A module loads only when a configuration of its kind is opened (a play
 PRELOADED = ('sources.hier_yml',)
 """The kinds the preload callback loads before ansible-playbook forks its workers (Hiera's stay on demand)."""
 
-_SOURCES: Dict[str, Tuple[int, Any]] = {}
+_SOURCES: Dict[str, Tuple[Any, Any]] = {}
 
 
 def preload() -> None:
@@ -68,39 +68,45 @@ def open_source(path: str, loader: Any) -> 'Source':
     return source
 
 
-def per_config_file(cache: Dict[str, Tuple[int, Any]], config_path: str, build: Callable[[], Any]) -> Any:
-    """What ``build`` makes of a configuration file, once per process and version of the file (its mtime)."""
-    real, mtime = _real_path(config_path)
+def per_config_file(cache: Dict[str, Tuple[Any, Any]], config_path: str, build: Callable[[], Any]) -> Any:
+    """What ``build`` makes of a configuration file, once per process and version of the file (its mtime, size and
+    inode: a file replaced by one of the same mtime is another version too). A Source need not watch its own
+    configuration file: a changed one is another Source."""
+    real, version = _real_path(config_path)
     cached = cache.get(real)
-    if cached and cached[0] == mtime:
+    if cached and cached[0] == version:
         return cached[1]
     built = build()
-    cache[real] = (mtime, built)
+    cache[real] = (version, built)
     return built
 
 
-def _real_path(path: str) -> Tuple[str, int]:
-    """(the path with its links resolved, the file's mtime or -1 when it is missing): a lookup call opens its
-    configuration again, and resolving its links costs a stat per folder of the path. A file that is not a link is
-    its folder's real path and its name, and a folder is the same one while its identity is (folders have no hard
-    links): a link re-pointed above the file is seen by the folder's stat; a file that is a link is resolved each
-    time."""
+def _real_path(path: str) -> Tuple[str, Tuple[int, int, int]]:
+    """(the path with its links resolved, the file's version: mtime, size and inode, all -1 when it is missing): a
+    lookup call opens its configuration again, and resolving its links costs a stat per folder of the path. A file
+    that is not a link is its folder's real path and its name, and a folder is the same one while its identity is
+    (folders have no hard links): a link re-pointed above the file is seen by the folder's stat; a file that is a
+    link is resolved each time."""
     if not os.path.isabs(path):
         path = os.path.abspath(path)        # the current folder may change: the memo is by absolute path
     try:
         own = os.lstat(path)
         if stat_module.S_ISLNK(own.st_mode):
-            return os.path.realpath(path), os.stat(path).st_mtime_ns
+            return os.path.realpath(path), _version(os.stat(path))
         folder = os.stat(os.path.dirname(path))
     except OSError:
-        return os.path.realpath(path), -1
+        return os.path.realpath(path), (-1, -1, -1)
     seen = (folder.st_dev, folder.st_ino)
     known = _REAL_PATHS.get(path)
     if known is None or known[0] != seen:
         if len(_REAL_PATHS) >= _REAL_PATHS_KEPT:
             _REAL_PATHS.clear()
         known = _REAL_PATHS[path] = (seen, os.path.realpath(path))
-    return known[1], own.st_mtime_ns
+    return known[1], _version(own)
+
+
+def _version(stat: os.stat_result) -> Tuple[int, int, int]:
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
 
 _REAL_PATHS: Dict[str, Tuple[Tuple[int, int], str]] = {}

@@ -75,7 +75,8 @@ class _PassFiles(dict):
     def __contains__(self, key: object) -> bool:
         if key not in self._checked:
             self._checked.add(key)
-            self._forget_if_changed(str(key).split('\0', 1)[0])
+            text = str(key)
+            self._forget_if_changed(text if '\0' not in text else text.split('\0', 1)[0])
         return dict.__contains__(self, key)
 
     def forget(self, path: str) -> None:
@@ -466,7 +467,12 @@ def _os_fact(facts: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     variables": the table of each family); None without ``os_family`` or ``distribution``."""
     if 'os_family' not in facts and 'distribution' not in facts:
         return None
-    inputs = tuple(_fact_text(facts, name) for name in _OS_INPUTS)
+    given = tuple(map(facts.get, _OS_INPUTS))
+    types = tuple(map(type, given))
+    if _PLAIN_FACTS.issuperset(types):      # as given, with their types (1 == True): as good as their texts, cheaper
+        inputs: Any = (given, types)
+    else:       # a list, a map, a tagged or an encrypted value among them: by their texts
+        inputs = tuple(_fact_text(facts, name) for name in _OS_INPUTS)
     made = _OS_FACTS.get(inputs)
     if made is None:
         if len(_OS_FACTS) >= _OS_FACTS_KEPT:
@@ -478,9 +484,11 @@ def _os_fact(facts: Dict[str, Any]) -> Optional[Dict[str, Any]]:
 _OS_INPUTS = ('os_family', 'distribution', 'distribution_version', 'distribution_release', 'distribution_major_version',
               'os_product_type', 'kernel', 'machine', 'architecture')
 """Every fact _made_os_fact reads (each through _fact_text): the same texts make the same ``os`` fact."""
-_OS_FACTS: Dict[Tuple[Optional[str], ...], Dict[str, Any]] = {}
-"""The ``os`` facts made, by their inputs: a lookup call maps its host's facts again (shared, never changed)."""
+_OS_FACTS: Dict[Any, Dict[str, Any]] = {}
+"""The ``os`` facts made, by their inputs (as given with their types, else as texts): a lookup call maps its host's
+facts again (shared, never changed)."""
 _OS_FACTS_KEPT = 256
+_PLAIN_FACTS = frozenset((str, int, float, bool, type(None)))
 
 
 def _made_os_fact(facts: Dict[str, Any]) -> Dict[str, Any]:

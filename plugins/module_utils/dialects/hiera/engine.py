@@ -293,11 +293,13 @@ class HieraLookup:
             if location.exists and has_key(self._file(location.path, level), root)])
 
     def depends_on(self) -> List[str]:
-        """The configurations whose levels were resolved (the hiera.yaml, modules' ones) and the paths of those
-        levels: their files, and whether each exists, decide every answer given so far."""
+        """The modules' configurations whose levels were resolved and the paths of the levels resolved: their files,
+        and whether each exists, decide every answer given so far. The engine's own configuration is not among them:
+        the caller parsed it (a changed one is another engine)."""
         if self._depends is None:
-            self._depends = list(self._levels) + [location.path for levels in self._levels.values()
-                                                  for _level, locations in levels for location in locations]
+            self._depends = [path for path in self._levels if path != self.config.path] + [
+                location.path for levels in self._levels.values() for _level, locations in levels
+                for location in locations]
         return self._depends
 
     def renew(self) -> None:

@@ -63,6 +63,21 @@ def test_each_kind_of_configuration_is_read_by_its_source_and_kept_until_it_chan
     assert open_source(str(puppet / 'hiera.yaml'), loader) is not first
 
 
+def test_a_configuration_replaced_by_one_of_the_same_mtime_is_read_again(puppet):
+    """rsync -t, a restored backup: the same mtime, another file (its size and inode differ)."""
+    loader = DataLoader()
+    path = str(puppet / 'hiera.yaml')
+    first = open_source(path, loader)
+    assert first.for_host({'inventory_hostname': 'web01', 'role': 'web'}).lookup('motd').value == 'web'
+    mtime = os.stat(path).st_mtime_ns
+    write(puppet / 'other.yaml', 'version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n')
+    os.utime(str(puppet / 'other.yaml'), ns=(mtime, mtime))
+    os.replace(str(puppet / 'other.yaml'), path)
+    again = open_source(path, loader)
+    assert again is not first
+    assert again.for_host({'inventory_hostname': 'web01', 'role': 'web'}).lookup('motd').value == 'common'
+
+
 def test_a_host_view_answers_alike_for_every_kind(puppet):
     write(puppet / 'hier.yml', 'datadir: data\nhierarchy: ["nodes/%{inventory_hostname}", "roles/%{role}", common]\n'
                                'lookup_options:\n  "profile::ntp::servers": Unique\n')
