@@ -42,7 +42,7 @@ reads it. A module loads only when a configuration of its kind is opened (a play
 PRELOADED = ('sources.hier_yml',)
 """The kinds the preload callback loads before ansible-playbook forks its workers (Hiera's stay on demand)."""
 
-_SOURCES: Dict[str, Tuple[Any, Any]] = {}
+_SOURCES: Dict[Tuple[str, str], Tuple[Any, Any]] = {}
 
 
 def preload() -> None:
@@ -68,27 +68,28 @@ def open_source(path: str, loader: Any) -> 'Source':
     return source
 
 
-def per_config_file(cache: Dict[str, Tuple[Any, Any]], config_path: str, build: Callable[[], Any]) -> Any:
+def per_config_file(cache: Dict[Tuple[str, str], Tuple[Any, Any]], config_path: str, build: Callable[[], Any]) -> Any:
     """What ``build`` makes of a configuration file, once per process and version of the file (its mtime, size and
-    inode: a file replaced by one of the same mtime is another version too). A Source need not watch its own
-    configuration file: a changed one is another Source."""
-    real, version = _real_path(config_path)
-    cached = cache.get(real)
+    inode: a file replaced by one of the same mtime is another version too), by the file and the name it was given
+    by: a Source reads its data relative to that name, which a re-pointed link makes another file's (another name of
+    the same file has a Source of its own). A Source need not watch its own configuration file: a changed one is
+    another Source."""
+    given = os.path.abspath(config_path)     # the current folder may change
+    real, version = _real_path(given)
+    cached = cache.get((real, given))
     if cached and cached[0] == version:
         return cached[1]
     built = build()
-    cache[real] = (version, built)
+    cache[(real, given)] = (version, built)
     return built
 
 
 def _real_path(path: str) -> Tuple[str, Tuple[int, int, int]]:
-    """(the path with its links resolved, the file's version: mtime, size and inode, all -1 when it is missing): a
+    """(the absolute ``path`` with its links resolved, the file's version: mtime, size and inode, all -1 when it is missing): a
     lookup call opens its configuration again, and resolving its links costs a stat per folder of the path. A file
     that is not a link is its folder's real path and its name, and a folder is the same one while its identity is
     (folders have no hard links): a link re-pointed above the file is seen by the folder's stat; a file that is a
     link is resolved each time."""
-    if not os.path.isabs(path):
-        path = os.path.abspath(path)        # the current folder may change: the memo is by absolute path
     try:
         own = os.lstat(path)
         if stat_module.S_ISLNK(own.st_mode):

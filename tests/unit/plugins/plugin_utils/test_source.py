@@ -78,6 +78,25 @@ def test_a_configuration_replaced_by_one_of_the_same_mtime_is_read_again(puppet)
     assert again.for_host({'inventory_hostname': 'web01', 'role': 'web'}).lookup('motd').value == 'common'
 
 
+def test_a_configuration_reached_by_two_names_reads_the_data_beside_each(tmp_path):
+    """A Source reads its data relative to the name it was given: once a link in one name is re-pointed, the other
+    name still reads the data beside the file it names."""
+    for repo, motd in (('one', 'first'), ('two', 'second')):
+        write(tmp_path / repo / 'hiera.yaml', 'version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n')
+        write(tmp_path / repo / 'data' / 'common.yaml', 'motd: %s\n' % motd)
+    os.symlink(str(tmp_path / 'one'), str(tmp_path / 'current'))
+    loader = DataLoader()
+
+    def motd(path):
+        return open_source(str(path), loader).for_host({'inventory_hostname': 'web01'}).lookup('motd').value
+
+    assert motd(tmp_path / 'current' / 'hiera.yaml') == 'first'
+    os.remove(str(tmp_path / 'current'))
+    os.symlink(str(tmp_path / 'two'), str(tmp_path / 'current'))
+    assert motd(tmp_path / 'one' / 'hiera.yaml') == 'first'
+    assert motd(tmp_path / 'current' / 'hiera.yaml') == 'second'
+
+
 def test_a_host_view_answers_alike_for_every_kind(puppet):
     write(puppet / 'hier.yml', 'datadir: data\nhierarchy: ["nodes/%{inventory_hostname}", "roles/%{role}", common]\n'
                                'lookup_options:\n  "profile::ntp::servers": Unique\n')
