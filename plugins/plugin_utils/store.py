@@ -330,7 +330,20 @@ class DataStore:
             except Exception:  # pylint: disable=broad-except  # the lookup reading the file gives the error
                 continue
             loaded[real] = None
+            self._walked(file)
         return list(loaded)
+
+    def _walked(self, file: str) -> None:
+        """The walk a level's path takes to ``file``, made once: each folder's entry for the path's names found (by
+        stat) and its real path checked, as a lookup's first walk of it in a worker would do again (a worker forked
+        after the preload inherits them, and checks each folder's mtime once per pass as before). An error is left to
+        the lookup that walks there."""
+        parts = os.path.relpath(file, self.root).split(os.sep)
+        parts[-1] = os.path.splitext(parts[-1])[0]
+        try:
+            self._walk_folder(self.root, parts, parts)
+        except StoreError:
+            pass
 
     def _reader(self) -> str:
         return 'the hierarchy configuration' if self.eyaml is None else self.eyaml.where

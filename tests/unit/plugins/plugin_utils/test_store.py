@@ -203,6 +203,23 @@ def test_preload_loads_every_data_file_but_those_only_dataloader_reads(datadir, 
     assert store.get(('Twice', 'a')).value == 2
 
 
+def test_preload_walks_to_each_file_so_a_lookup_finds_its_entries_known(datadir, monkeypatch):
+    """A worker forked after the preload finds each level's entries found and real paths checked: its first lookup
+    stats each folder once (its mtime), no candidate names; a file added later is still found."""
+    store = DataStore(datadir, DataLoader())
+    store.preload()
+    kinds = []
+    original = store_module.entry_kind
+    monkeypatch.setattr(store_module, 'entry_kind', lambda name, path: kinds.append(name) or original(name, path))
+    store.begin_pass()
+    assert store.get(('Roles', 'Web', 'Packages')).value == ['a']
+    assert store.get(('Envs', 'Prod')).value == {'Tier': 'prod'}
+    assert kinds == []
+    write(os.path.join(datadir, 'Roles', 'Db.yml'), 'Packages: [d]\n')
+    store.begin_pass()
+    assert store.get(('Roles', 'Db', 'Packages')).value == ['d']
+
+
 def test_preload_takes_the_folders_of_fewest_files_first(tmp_path):
     root = str(tmp_path / 'data')
     for index in range(4):
