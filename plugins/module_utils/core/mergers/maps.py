@@ -86,7 +86,7 @@ class MapMerger(Merger):
         result = dict.fromkeys(chain.from_iterable(maps))      # the keys in the order collect gives them
         shared, met = keys_in_several(maps), set()
         nested = self.recurses and not run.rules.has_rules     # maps in maps merge like this one
-        scalar_types, sources = FAST_PATHS.scalar_types, run.sources
+        scalar_types, sources, alone = FAST_PATHS.scalar_types, run.sources, []
         for index, mapping in enumerate(maps):
             layer = layers[index]
             for key, value in mapping.items():
@@ -98,11 +98,33 @@ class MapMerger(Merger):
                 elif type(value) in scalar_types:
                     if value is not None:
                         result[key], sources[key] = value, [layer]
-                else:
-                    result[key], sources[key] = self._merge_alone(run, path + (key,), value, layer, strategy, depth,
-                                                                  nested)
+                else:       # merged below; its value until then the layer's
+                    result[key], sources[key] = value, [layer]
+                    alone.append(key)
+        if alone:
+            self._merge_all_alone(run, path, alone, strategy, depth, nested, result)
         run.budget.spend(len(result), path)
         return result
+
+    def _merge_all_alone(self, run: MergeRun, path: Tuple[Any, ...], keys: List[Any], strategy: MergeStrategy,
+                         depth: int, nested: bool, result: dict) -> None:
+        """_merge_tracked's containers of one map, each in ``result`` (its layer in ``run.sources``) replaced by its
+        merged value: a plain map holding scalars and plain maps of scalars without a marker among their keys by
+        _flat_copy, without a call each but that (most keys of layered data), others by _merge_alone."""
+        inner, sources = strategy.maps, run.sources
+        flat = nested and inner.keys_as_written and inner.recurses and depth + 1 < MAX_DEPTH
+        plain_maps, prefix = FAST_PATHS.plain_maps, inner.knockout_prefix
+        unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
+        for key in keys:
+            value = result[key]
+            if flat and type(value) in plain_maps and (prefix is None or unmarked.issuperset(value)):
+                copied = inner._flat_copy(run, path, value)
+                if copied is not None:
+                    result[key] = copied
+                    continue
+            result[key], sources[key] = self._merge_alone(run, path + (key,), value, sources[key][0], strategy,
+                                                          depth, nested)
+            unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)      # _merge_alone may have learned keys
 
     def _merge_alone(self, run: MergeRun, path: Tuple[Any, ...], value: Any, layer: int, strategy: MergeStrategy,
                      depth: int, nested: bool) -> Tuple[Any, List[int]]:
@@ -292,12 +314,62 @@ class MapMerger(Merger):
         if len(maps) == 1:
             return None if keys_may_hold_markers(maps[0], self.knockout_prefix) \
                 else self._copy(run, path, maps[0], strategy, depth)
+        if self.recurses and strategy.maps is self and not run.rules.has_rules \
+                and FAST_PATHS.plain_maps.issuperset(map(type, maps)):
+            return self._merge_tree(run, path, maps, strategy, depth)
         if sum(map(len, maps)) >= _MANY_KEYS and only_values(maps):    # such as the leaves of a tree: in C
             return self._merge_values(run, path, maps)
         entries = collect_simple(maps)
         if keys_may_hold_markers(entries, self.knockout_prefix):
             return None
         return self._merge_entries(run, path, entries, strategy, depth)
+
+    def _merge_tree(self, run: MergeRun, path: Tuple[Any, ...], maps: List[dict], strategy: MergeStrategy,
+                    depth: int) -> dict:
+        """merge_fast of plain dicts under deep without rules, maps in maps merging alike: the keys in their merged
+        order, each map's values over the less specific ones' by dict operations; then only the keys holding a null or
+        a container in some map are merged again (by _merge_again), the usual shape of layered data: a more specific
+        layer overrides a few leaves of a map."""
+        if depth > MAX_DEPTH:
+            raise too_deep(path)
+        result = dict(maps[0])
+        for mapping in maps[1:]:        # the keys in their merged order (each where it first appears)
+            result.update(mapping)
+        prefix = self.knockout_prefix
+        if prefix is not None and not FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS).issuperset(result) \
+                and keys_may_hold_markers(result, prefix):
+            return self._merge_general(run, path, maps, strategy, depth)
+        for mapping in maps[-2::-1]:    # the most specific value of each key
+            result.update(mapping)
+        value_types, again = FAST_PATHS.value_types, []
+        for mapping in maps:
+            if not value_types.issuperset(map(type, mapping.values())):
+                again.extend([key for key, value in mapping.items() if type(value) not in value_types])
+        if again:
+            self._merge_again(run, path, maps, again, result, strategy, depth)
+        budget = run.budget     # run.budget.spend, inline
+        budget.spent += len(result)
+        if budget.spent > budget.limit:
+            budget.spend(0, path)
+        return result
+
+    def _merge_again(self, run: MergeRun, path: Tuple[Any, ...], maps: List[dict], keys: List[Any], result: dict,
+                     strategy: MergeStrategy, depth: int) -> None:
+        """_merge_tree's ``keys`` (a null or a container in some map) merged into ``result`` as _merge_entries does,
+        in the merged order: a null is no value, plain dicts merge by _merge_tree, other containers by _merge_key."""
+        if len(keys) > 1:
+            marked = set(keys)
+            keys = [key for key in result if key in marked]
+        scalar_types, plain_maps = FAST_PATHS.scalar_types, FAST_PATHS.plain_maps
+        for key in keys:
+            found = [mapping[key] for mapping in maps if mapping.get(key) is not None]
+            if scalar_types.issuperset(map(type, found)):
+                if found:
+                    result[key] = found[0]
+            elif plain_maps.issuperset(map(type, found)):
+                result[key] = self._merge_tree(run, path + (key,), found, strategy, depth + 1)
+            else:
+                result[key] = self._merge_key(run, path + (key,), found, strategy, depth, False)[0]
 
     def _merge_entries(self, run: MergeRun, path: Tuple[Any, ...], entries: Dict[Any, List[Any]],
                        strategy: MergeStrategy, depth: int) -> dict:
@@ -539,6 +611,8 @@ def keys_in_several(maps: Sequence[Mapping]) -> AbstractSet[Any]:
     """The keys that more than one of the maps holds (in C: a set look-up per key)."""
     if len(maps) < 2:
         return _NO_KEYS
+    if len(maps) == 2:
+        return maps[0].keys() & maps[1].keys()
     seen, several = set(maps[0]), set()
     for mapping in maps[1:]:
         several.update(seen.intersection(mapping))
