@@ -314,62 +314,12 @@ class MapMerger(Merger):
         if len(maps) == 1:
             return None if keys_may_hold_markers(maps[0], self.knockout_prefix) \
                 else self._copy(run, path, maps[0], strategy, depth)
-        if self.recurses and strategy.maps is self and not run.rules.has_rules \
-                and FAST_PATHS.plain_maps.issuperset(map(type, maps)):
-            return self._merge_tree(run, path, maps, strategy, depth)
         if sum(map(len, maps)) >= _MANY_KEYS and only_values(maps):    # such as the leaves of a tree: in C
             return self._merge_values(run, path, maps)
         entries = collect_simple(maps)
         if keys_may_hold_markers(entries, self.knockout_prefix):
             return None
         return self._merge_entries(run, path, entries, strategy, depth)
-
-    def _merge_tree(self, run: MergeRun, path: Tuple[Any, ...], maps: List[dict], strategy: MergeStrategy,
-                    depth: int) -> dict:
-        """merge_fast of plain dicts under deep without rules, maps in maps merging alike: the keys in their merged
-        order, each map's values over the less specific ones' by dict operations; then only the keys holding a null or
-        a container in some map are merged again (by _merge_again), the usual shape of layered data: a more specific
-        layer overrides a few leaves of a map."""
-        if depth > MAX_DEPTH:
-            raise too_deep(path)
-        result = dict(maps[0])
-        for mapping in maps[1:]:        # the keys in their merged order (each where it first appears)
-            result.update(mapping)
-        prefix = self.knockout_prefix
-        if prefix is not None and not FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS).issuperset(result) \
-                and keys_may_hold_markers(result, prefix):
-            return self._merge_general(run, path, maps, strategy, depth)
-        for mapping in maps[-2::-1]:    # the most specific value of each key
-            result.update(mapping)
-        value_types, again = FAST_PATHS.value_types, []
-        for mapping in maps:
-            if not value_types.issuperset(map(type, mapping.values())):
-                again.extend([key for key, value in mapping.items() if type(value) not in value_types])
-        if again:
-            self._merge_again(run, path, maps, again, result, strategy, depth)
-        budget = run.budget     # run.budget.spend, inline
-        budget.spent += len(result)
-        if budget.spent > budget.limit:
-            budget.spend(0, path)
-        return result
-
-    def _merge_again(self, run: MergeRun, path: Tuple[Any, ...], maps: List[dict], keys: List[Any], result: dict,
-                     strategy: MergeStrategy, depth: int) -> None:
-        """_merge_tree's ``keys`` (a null or a container in some map) merged into ``result`` as _merge_entries does,
-        in the merged order: a null is no value, plain dicts merge by _merge_tree, other containers by _merge_key."""
-        if len(keys) > 1:
-            marked = set(keys)
-            keys = [key for key in result if key in marked]
-        scalar_types, plain_maps = FAST_PATHS.scalar_types, FAST_PATHS.plain_maps
-        for key in keys:
-            found = [mapping[key] for mapping in maps if mapping.get(key) is not None]
-            if scalar_types.issuperset(map(type, found)):
-                if found:
-                    result[key] = found[0]
-            elif plain_maps.issuperset(map(type, found)):
-                result[key] = self._merge_tree(run, path + (key,), found, strategy, depth + 1)
-            else:
-                result[key] = self._merge_key(run, path + (key,), found, strategy, depth, False)[0]
 
     def _merge_entries(self, run: MergeRun, path: Tuple[Any, ...], entries: Dict[Any, List[Any]],
                        strategy: MergeStrategy, depth: int) -> dict:
@@ -382,7 +332,7 @@ class MapMerger(Merger):
         for key, found in entries.items():
             if not found:
                 result[key] = None
-            elif scalar_types.issuperset(map(type, found)):
+            elif type(found[0]) in scalar_types and (len(found) == 1 or scalar_types.issuperset(map(type, found))):
                 result[key] = found[0]
             elif nested and plain_maps.issuperset(map(type, found)):
                 merged = self._merge_leaves(found) if leaves else None
@@ -407,16 +357,20 @@ class MapMerger(Merger):
             result = maps[0]
             if not FAST_PATHS.scalar_types.issuperset(map(type, result.values())):
                 return None
-        elif FAST_PATHS.value_types.issuperset(map(type, chain.from_iterable(map(dict.values, maps)))):
-            result = dict.fromkeys(chain.from_iterable(maps))
         else:
-            return None
+            value_types = FAST_PATHS.value_types
+            for mapping in maps:
+                if not value_types.issuperset(map(type, mapping.values())):
+                    return None
+            result = dict(maps[0])
+            for mapping in maps[1:]:        # the keys in their merged order (each where it first appears)
+                result.update(mapping)
         if not (prefix is None or FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS).issuperset(result)) \
                 and keys_may_hold_markers(result, prefix):
             return None
         if len(maps) == 1:
             return dict(result)
-        for mapping in reversed(maps):
+        for mapping in maps[-2::-1]:        # each key's most specific value
             result.update(mapping)
         return result
 
