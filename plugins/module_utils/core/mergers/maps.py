@@ -270,7 +270,8 @@ class MapMerger(Merger):
         for group in groups:
             item = group[0]
             if len(group) > 1 or not (prefix is None or unmarked.issuperset(item)):
-                result.append(self.merge_nested(run, path, group, strategy, depth))
+                merged = self._flat_merge(run, group) if flat and len(group) > 1 else None     # what merge_fast does
+                result.append(self.merge_nested(run, path, group, strategy, depth) if merged is None else merged)
                 unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)      # merge_nested may have learned keys
                 continue
             copied = self._flat_copy(run, path, item) if flat else None
@@ -316,10 +317,67 @@ class MapMerger(Merger):
                 else self._copy(run, path, maps[0], strategy, depth)
         if sum(map(len, maps)) >= _MANY_KEYS and only_values(maps):    # such as the leaves of a tree: in C
             return self._merge_values(run, path, maps)
+        if self.recurses and depth < MAX_DEPTH and strategy.maps is self and not run.rules.has_rules:
+            merged = self._flat_merge(run, maps)
+            if merged is not None:
+                return merged
         entries = collect_simple(maps)
         if keys_may_hold_markers(entries, self.knockout_prefix):
             return None
         return self._merge_entries(run, path, entries, strategy, depth)
+
+    def _flat_merge(self, run: MergeRun, maps: List[Any]) -> Optional[dict]:
+        """merge_fast of plain maps holding scalars and plain maps of scalars, no null, their keys seen without a
+        marker (hash-array items and services of layered data, a more specific layer overriding a few of their
+        leaves), in one loop over their items, most specific first: each key where it first appears, its most
+        specific scalar, its maps merged by _flat_leaves; what _merge_entries gives for them (``self`` merging their
+        maps, the depth allowing it, as merge_fast checks). None: other maps, a value of another family than a more
+        specific one's (the general path warns), or a merge passing the work budget's limit."""
+        value_types, plain_maps, prefix = FAST_PATHS.value_types, FAST_PATHS.plain_maps, self.knockout_prefix
+        unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
+        result: dict = {}
+        inner: Dict[Any, List[Any]] = {}
+        for mapping in maps:
+            if type(mapping) not in plain_maps or not (prefix is None or unmarked.issuperset(mapping)):
+                return None
+            for key, value in mapping.items():
+                kind = type(value)
+                if kind in plain_maps:
+                    found = inner.get(key)
+                    if found is None:
+                        if key in result:       # a more specific scalar
+                            return None
+                        result[key] = found = inner[key] = []       # its place in the keys' order
+                    found.append(value)
+                elif kind not in value_types or key in inner:
+                    return None
+                elif key not in result:
+                    result[key] = value
+        return self._flat_leaves(run, result, inner)
+
+    def _flat_leaves(self, run: MergeRun, result: dict, inner: Dict[Any, List[Any]]) -> Optional[dict]:
+        """_flat_merge's maps of scalars (no null), each key's merged into ``result`` by dict operations as
+        _merge_leaves does, the whole charged to the work budget (None: not such maps, or it would pass its limit)."""
+        value_types, prefix, budget = FAST_PATHS.value_types, self.knockout_prefix, run.budget
+        unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
+        allowed, spent = budget.limit - budget.spent, len(result)
+        for key, found in inner.items():
+            for mapping in found:
+                if not (prefix is None or unmarked.issuperset(mapping)) \
+                        or not value_types.issuperset(map(type, mapping.values())):
+                    return None
+            merged = dict(found[0])
+            if len(found) > 1:
+                for mapping in found[1:]:       # the keys in their merged order
+                    merged.update(mapping)
+                for mapping in found[-2::-1]:   # each key's most specific value
+                    merged.update(mapping)
+            spent += len(merged)
+            if spent > allowed:
+                return None
+            result[key] = merged
+        budget.spent += spent
+        return result
 
     def _merge_entries(self, run: MergeRun, path: Tuple[Any, ...], entries: Dict[Any, List[Any]],
                        strategy: MergeStrategy, depth: int) -> dict:
