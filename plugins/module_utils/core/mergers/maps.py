@@ -259,24 +259,66 @@ class MapMerger(Merger):
     def merge_each(self, run: MergeRun, path: Tuple[Any, ...], groups: List[List[Any]], strategy: MergeStrategy,
                    depth: int) -> list:
         """merge_nested of each group of maps (the items of a hash array); an item alone in its group (most of them
-        in layered data) copied at once when its keys were seen without a marker: here when its maps hold only
-        scalars (_flat_copy), else by _copy."""
+        in layered data) copied at once when its keys were seen without a marker: by _merge_each_flat when its maps
+        merge like ``self``, else by _copy."""
         if not run.fast:
             return [self.merge_nested(run, path, group, strategy, depth) for group in groups]
+        if self.recurses and not run.rules.has_rules and strategy.maps is self and depth < MAX_DEPTH:
+            return self._merge_each_flat(run, path, groups, strategy, depth)
         prefix = self.knockout_prefix
         unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
-        flat = self.recurses and not run.rules.has_rules and strategy.maps is self and depth < MAX_DEPTH
         result = []
         for group in groups:
             item = group[0]
             if len(group) > 1 or not (prefix is None or unmarked.issuperset(item)):
-                merged = self._flat_merge(run, group) if flat and len(group) > 1 else None     # what merge_fast does
-                result.append(self.merge_nested(run, path, group, strategy, depth) if merged is None else merged)
+                result.append(self.merge_nested(run, path, group, strategy, depth))
                 unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)      # merge_nested may have learned keys
                 continue
-            copied = self._flat_copy(run, path, item) if flat else None
-            result.append(self._copy(run, path, item, strategy, depth) if copied is None else copied)
+            result.append(self._copy(run, path, item, strategy, depth))
         return result
+
+    def _merge_each_flat(self, run: MergeRun, path: Tuple[Any, ...], groups: List[List[Any]],
+                         strategy: MergeStrategy, depth: int) -> list:
+        """merge_each when the items' maps merge like ``self``: an item alone in its group, its keys seen without a
+        marker, holding scalars and plain maps of scalars, copied here as _flat_copy copies it, without a call (most
+        items of layered data), charged as a whole; the other groups by _merge_group."""
+        scalar_types, plain_maps, prefix, budget = (FAST_PATHS.scalar_types, FAST_PATHS.plain_maps,
+                                                    self.knockout_prefix, run.budget)
+        unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
+        result = []
+        for group in groups:
+            item = group[0]
+            known = prefix is None or unmarked.issuperset(item)
+            copied, spent = None, 0
+            if len(group) == 1 and known:
+                copied, spent = dict(item), len(item)
+                if not scalar_types.issuperset(map(type, item.values())):
+                    for key, value in item.items():
+                        if type(value) in scalar_types:
+                            continue
+                        if type(value) not in plain_maps or not (prefix is None or unmarked.issuperset(value)) \
+                                or not scalar_types.issuperset(map(type, value.values())):
+                            copied = None
+                            break
+                        copied[key], spent = dict(value), spent + len(value)
+            if copied is None or budget.spent + spent > budget.limit:   # _copy charges as it goes
+                result.append(self._merge_group(run, path, group, strategy, depth, known))
+                unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)      # it may have learned keys
+            else:
+                budget.spent += spent
+                result.append(copied)
+        return result
+
+    def _merge_group(self, run: MergeRun, path: Tuple[Any, ...], group: List[Any], strategy: MergeStrategy,
+                     depth: int, known: bool) -> dict:
+        """_merge_each_flat of a group it does not copy: several items by _flat_merge (what merge_fast does) or
+        merge_nested, an item whose keys were seen without a marker (``known``) by _copy, else by merge_nested."""
+        if len(group) > 1:
+            merged = self._flat_merge(run, group)
+            return self.merge_nested(run, path, group, strategy, depth) if merged is None else merged
+        if known:
+            return self._copy(run, path, group[0], strategy, depth)
+        return self.merge_nested(run, path, group, strategy, depth)
 
     def _flat_copy(self, run: MergeRun, path: Tuple[Any, ...], mapping: Mapping) -> Optional[dict]:
         """_copy of a map holding scalars and plain maps of scalars whose keys were seen without a marker, without its

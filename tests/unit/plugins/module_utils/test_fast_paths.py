@@ -12,14 +12,16 @@ change.
 
 from __future__ import annotations
 
+import copy
 from unittest import mock
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS
 from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_documents, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.core.mergers import maps, scalar_lists
 from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.contract import containers
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_rules, extended_specs
 
 
@@ -134,23 +136,34 @@ FLAT_MAPS = st.dictionaries(st.sampled_from(['s', 'p', 'l', 'Name']), st.one_of(
                             max_size=4)
 """Services and hash-array items of layered data: scalars and maps of scalars (no null, keys without a marker), now
 and then another value (a null, a marker among the keys, a list) for the general path."""
+FLAT_ITEMS = st.fixed_dictionaries({'Name': st.sampled_from(['x', 'y', 'z', 'w'])},
+                                   optional={'s': FLAT_LEAVES, 'p': FLAT_SCALARS})
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(st.fixed_dictionaries({'svc': FLAT_MAPS}, optional={'own': FLAT_MAPS}),
-                          st.fixed_dictionaries({'t': st.lists(st.fixed_dictionaries(
-                              {'Name': st.sampled_from(['x', 'y'])}, optional={'s': FLAT_LEAVES, 'p': FLAT_SCALARS}),
-                              min_size=1, max_size=3)})), min_size=1, max_size=4),
-       st.one_of(st.just('deep'), st.just({'merge_hash_array': 'DeepTuple', 'merge_options': {'tuple_keys': ['Name']}}),
-                 SPECS), st.booleans(), st.booleans())
+                          st.fixed_dictionaries({'t': st.lists(FLAT_ITEMS, min_size=1, max_size=3)})),
+                min_size=1, max_size=4),
+       st.one_of(st.just('deep'), st.fixed_dictionaries({
+           'merge_hash': st.just('deep'), 'merge_hash_array': st.just('DeepTuple'),
+           'merge_options': st.fixed_dictionaries({'knockout_prefix': st.sampled_from([None, '--']),
+                                                   'tuple_keys': st.just(['Name'])})}), SPECS),
+       st.booleans(), st.booleans())
+@example([{'t': [{'Name': 'x', 's': {'a': [1]}}]}, {'t': [{'Name': 'y', 's': {'a': 1}}]}],
+         {'merge_hash': 'deep', 'merge_hash_array': 'DeepTuple', 'merge_options': {'tuple_keys': ['Name']}}, False, True)
 def test_fast_paths_agree_on_maps_of_maps_of_scalars(values, spec, case_insensitive, warm):
-    """Issue 32: maps of scalars and maps of scalars of several layers (MapMerger._flat_merge), a scalar of one layer
-    over a map of another, a map holding a null, a marker or a list among them; ``warm``: their keys seen unmarked."""
+    """Issue 32: maps of scalars and maps of scalars of several layers (MapMerger._flat_merge) and of one layer
+    (_merge_each_flat, _merge_all_alone), a scalar of one layer over a map of another, a map holding a null, a marker or
+    a list among them; ``warm``: their keys seen unmarked. The result shares no map or list with the inputs."""
     rules = build_rules(spec, {}, case_insensitive)
     if warm:
-        merge_layers(values, MergeRules('deep'))
+        merge_layers(values, rules)
+    before = copy.deepcopy(values)
     fast, general = both_paths(merge_layers, values, rules, ())
     assert repr(fast) == repr(general)
+    assert values == before     # the inputs unchanged, none of their maps and lists in the result
+    if fast[0] != 'error':
+        assert not set(containers(fast[0])) & set(containers(values))
 
 
 def _explaining(values, rules, path):
@@ -347,9 +360,11 @@ def test_maps_of_several_layers_holding_maps_of_scalars_merge_in_one_loop():
         merge_layers(layers, rules)     # the keys seen without a marker are learned
         with mock.patch.object(maps, 'collect_simple', wraps=maps.collect_simple) as collect, \
                 mock.patch.object(maps.MapMerger, '_merge_alone', autospec=True,
-                                  side_effect=maps.MapMerger._merge_alone) as alone:
+                                  side_effect=maps.MapMerger._merge_alone) as alone, \
+                mock.patch.object(maps.MapMerger, 'merge_nested', autospec=True,
+                                  side_effect=maps.MapMerger.merge_nested) as nested:
             fast = merge_layers(layers, rules)
-            assert not collect.called and not alone.called
+            assert not collect.called and not alone.called and not nested.called
         with general_path():
             general = merge_layers(layers, rules)
         assert repr((fast.value, fast.sources, fast.warnings)) == repr((general.value, general.sources,
