@@ -86,7 +86,7 @@ class MapMerger(Merger):
         result = dict.fromkeys(chain.from_iterable(maps))      # the keys in the order collect gives them
         shared, met = keys_in_several(maps), set()
         nested = self.recurses and not run.rules.has_rules     # maps in maps merge like this one
-        scalar_types, sources = FAST_PATHS.scalar_types, run.sources
+        scalar_types, sources, alone = FAST_PATHS.scalar_types, run.sources, []
         for index, mapping in enumerate(maps):
             layer = layers[index]
             for key, value in mapping.items():
@@ -98,11 +98,33 @@ class MapMerger(Merger):
                 elif type(value) in scalar_types:
                     if value is not None:
                         result[key], sources[key] = value, [layer]
-                else:
-                    result[key], sources[key] = self._merge_alone(run, path + (key,), value, layer, strategy, depth,
-                                                                  nested)
+                else:       # merged below; its value until then the layer's
+                    result[key], sources[key] = value, [layer]
+                    alone.append(key)
+        if alone:
+            self._merge_all_alone(run, path, alone, strategy, depth, nested, result)
         run.budget.spend(len(result), path)
         return result
+
+    def _merge_all_alone(self, run: MergeRun, path: Tuple[Any, ...], keys: List[Any], strategy: MergeStrategy,
+                         depth: int, nested: bool, result: dict) -> None:
+        """_merge_tracked's containers of one map, each in ``result`` (its layer in ``run.sources``) replaced by its
+        merged value: a plain map holding scalars and plain maps of scalars without a marker among their keys by
+        _flat_copy, without a call each but that (most keys of layered data), others by _merge_alone."""
+        inner, sources = strategy.maps, run.sources
+        flat = nested and inner.keys_as_written and inner.recurses and depth + 1 < MAX_DEPTH
+        plain_maps, prefix = FAST_PATHS.plain_maps, inner.knockout_prefix
+        unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
+        for key in keys:
+            value = result[key]
+            if flat and type(value) in plain_maps and (prefix is None or unmarked.issuperset(value)):
+                copied = inner._flat_copy(run, path, value)
+                if copied is not None:
+                    result[key] = copied
+                    continue
+            result[key], sources[key] = self._merge_alone(run, path + (key,), value, sources[key][0], strategy,
+                                                          depth, nested)
+            unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)      # _merge_alone may have learned keys
 
     def _merge_alone(self, run: MergeRun, path: Tuple[Any, ...], value: Any, layer: int, strategy: MergeStrategy,
                      depth: int, nested: bool) -> Tuple[Any, List[int]]:
@@ -237,13 +259,14 @@ class MapMerger(Merger):
     def merge_each(self, run: MergeRun, path: Tuple[Any, ...], groups: List[List[Any]], strategy: MergeStrategy,
                    depth: int) -> list:
         """merge_nested of each group of maps (the items of a hash array); an item alone in its group (most of them
-        in layered data) copied at once when its keys were seen without a marker: here when its maps hold only
-        scalars (_flat_copy), else by _copy."""
+        in layered data) copied at once when its keys were seen without a marker: by _merge_each_flat when its maps
+        merge like ``self``, else by _copy."""
         if not run.fast:
             return [self.merge_nested(run, path, group, strategy, depth) for group in groups]
+        if self.recurses and not run.rules.has_rules and strategy.maps is self and depth < MAX_DEPTH:
+            return self._merge_each_flat(run, path, groups, strategy, depth)
         prefix = self.knockout_prefix
         unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
-        flat = self.recurses and not run.rules.has_rules and strategy.maps is self and depth < MAX_DEPTH
         result = []
         for group in groups:
             item = group[0]
@@ -251,9 +274,51 @@ class MapMerger(Merger):
                 result.append(self.merge_nested(run, path, group, strategy, depth))
                 unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)      # merge_nested may have learned keys
                 continue
-            copied = self._flat_copy(run, path, item) if flat else None
-            result.append(self._copy(run, path, item, strategy, depth) if copied is None else copied)
+            result.append(self._copy(run, path, item, strategy, depth))
         return result
+
+    def _merge_each_flat(self, run: MergeRun, path: Tuple[Any, ...], groups: List[List[Any]],
+                         strategy: MergeStrategy, depth: int) -> list:
+        """merge_each when the items' maps merge like ``self``: an item alone in its group, its keys seen without a
+        marker, holding scalars and plain maps of scalars, copied here as _flat_copy copies it, without a call (most
+        items of layered data), charged as a whole; the other groups by _merge_group."""
+        scalar_types, plain_maps, prefix, budget = (FAST_PATHS.scalar_types, FAST_PATHS.plain_maps,
+                                                    self.knockout_prefix, run.budget)
+        unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
+        result = []
+        for group in groups:
+            item = group[0]
+            known = prefix is None or unmarked.issuperset(item)
+            copied, spent = None, 0
+            if len(group) == 1 and known:
+                copied, spent = dict(item), len(item)
+                if not scalar_types.issuperset(map(type, item.values())):
+                    for key, value in item.items():
+                        if type(value) in scalar_types:
+                            continue
+                        if type(value) not in plain_maps or not (prefix is None or unmarked.issuperset(value)) \
+                                or not scalar_types.issuperset(map(type, value.values())):
+                            copied = None
+                            break
+                        copied[key], spent = dict(value), spent + len(value)
+            if copied is None or budget.spent + spent > budget.limit:   # _copy charges as it goes
+                result.append(self._merge_group(run, path, group, strategy, depth, known))
+                unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)      # it may have learned keys
+            else:
+                budget.spent += spent
+                result.append(copied)
+        return result
+
+    def _merge_group(self, run: MergeRun, path: Tuple[Any, ...], group: List[Any], strategy: MergeStrategy,
+                     depth: int, known: bool) -> dict:
+        """_merge_each_flat of a group it does not copy: several items by _flat_merge (what merge_fast does) or
+        merge_nested, an item whose keys were seen without a marker (``known``) by _copy, else by merge_nested."""
+        if len(group) > 1:
+            merged = self._flat_merge(run, group)
+            return self.merge_nested(run, path, group, strategy, depth) if merged is None else merged
+        if known:
+            return self._copy(run, path, group[0], strategy, depth)
+        return self.merge_nested(run, path, group, strategy, depth)
 
     def _flat_copy(self, run: MergeRun, path: Tuple[Any, ...], mapping: Mapping) -> Optional[dict]:
         """_copy of a map holding scalars and plain maps of scalars whose keys were seen without a marker, without its
@@ -294,10 +359,67 @@ class MapMerger(Merger):
                 else self._copy(run, path, maps[0], strategy, depth)
         if sum(map(len, maps)) >= _MANY_KEYS and only_values(maps):    # such as the leaves of a tree: in C
             return self._merge_values(run, path, maps)
+        if self.recurses and depth < MAX_DEPTH and strategy.maps is self and not run.rules.has_rules:
+            merged = self._flat_merge(run, maps)
+            if merged is not None:
+                return merged
         entries = collect_simple(maps)
         if keys_may_hold_markers(entries, self.knockout_prefix):
             return None
         return self._merge_entries(run, path, entries, strategy, depth)
+
+    def _flat_merge(self, run: MergeRun, maps: List[Any]) -> Optional[dict]:
+        """merge_fast of plain maps holding scalars and plain maps of scalars, no null, their keys seen without a
+        marker (hash-array items and services of layered data, a more specific layer overriding a few of their
+        leaves), in one loop over their items, most specific first: each key where it first appears, its most
+        specific scalar, its maps merged by _flat_leaves; what _merge_entries gives for them (``self`` merging their
+        maps, the depth allowing it, as merge_fast checks). None: other maps, a value of another family than a more
+        specific one's (the general path warns), or a merge passing the work budget's limit."""
+        value_types, plain_maps, prefix = FAST_PATHS.value_types, FAST_PATHS.plain_maps, self.knockout_prefix
+        unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
+        result: dict = {}
+        inner: Dict[Any, List[Any]] = {}
+        for mapping in maps:
+            if type(mapping) not in plain_maps or not (prefix is None or unmarked.issuperset(mapping)):
+                return None
+            for key, value in mapping.items():
+                kind = type(value)
+                if kind in plain_maps:
+                    found = inner.get(key)
+                    if found is None:
+                        if key in result:       # a more specific scalar
+                            return None
+                        result[key] = found = inner[key] = []       # its place in the keys' order
+                    found.append(value)
+                elif kind not in value_types or key in inner:
+                    return None
+                elif key not in result:
+                    result[key] = value
+        return self._flat_leaves(run, result, inner)
+
+    def _flat_leaves(self, run: MergeRun, result: dict, inner: Dict[Any, List[Any]]) -> Optional[dict]:
+        """_flat_merge's maps of scalars (no null), each key's merged into ``result`` by dict operations as
+        _merge_leaves does, the whole charged to the work budget (None: not such maps, or it would pass its limit)."""
+        value_types, prefix, budget = FAST_PATHS.value_types, self.knockout_prefix, run.budget
+        unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
+        allowed, spent = budget.limit - budget.spent, len(result)
+        for key, found in inner.items():
+            for mapping in found:
+                if not (prefix is None or unmarked.issuperset(mapping)) \
+                        or not value_types.issuperset(map(type, mapping.values())):
+                    return None
+            merged = dict(found[0])
+            if len(found) > 1:
+                for mapping in found[1:]:       # the keys in their merged order
+                    merged.update(mapping)
+                for mapping in found[-2::-1]:   # each key's most specific value
+                    merged.update(mapping)
+            spent += len(merged)
+            if spent > allowed:
+                return None
+            result[key] = merged
+        budget.spent += spent
+        return result
 
     def _merge_entries(self, run: MergeRun, path: Tuple[Any, ...], entries: Dict[Any, List[Any]],
                        strategy: MergeStrategy, depth: int) -> dict:
@@ -310,7 +432,7 @@ class MapMerger(Merger):
         for key, found in entries.items():
             if not found:
                 result[key] = None
-            elif scalar_types.issuperset(map(type, found)):
+            elif type(found[0]) in scalar_types and (len(found) == 1 or scalar_types.issuperset(map(type, found))):
                 result[key] = found[0]
             elif nested and plain_maps.issuperset(map(type, found)):
                 merged = self._merge_leaves(found) if leaves else None
@@ -335,16 +457,20 @@ class MapMerger(Merger):
             result = maps[0]
             if not FAST_PATHS.scalar_types.issuperset(map(type, result.values())):
                 return None
-        elif FAST_PATHS.value_types.issuperset(map(type, chain.from_iterable(map(dict.values, maps)))):
-            result = dict.fromkeys(chain.from_iterable(maps))
         else:
-            return None
+            value_types = FAST_PATHS.value_types
+            for mapping in maps:
+                if not value_types.issuperset(map(type, mapping.values())):
+                    return None
+            result = dict(maps[0])
+            for mapping in maps[1:]:        # the keys in their merged order (each where it first appears)
+                result.update(mapping)
         if not (prefix is None or FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS).issuperset(result)) \
                 and keys_may_hold_markers(result, prefix):
             return None
         if len(maps) == 1:
             return dict(result)
-        for mapping in reversed(maps):
+        for mapping in maps[-2::-1]:        # each key's most specific value
             result.update(mapping)
         return result
 
@@ -539,6 +665,8 @@ def keys_in_several(maps: Sequence[Mapping]) -> AbstractSet[Any]:
     """The keys that more than one of the maps holds (in C: a set look-up per key)."""
     if len(maps) < 2:
         return _NO_KEYS
+    if len(maps) == 2:
+        return maps[0].keys() & maps[1].keys()
     seen, several = set(maps[0]), set()
     for mapping in maps[1:]:
         several.update(seen.intersection(mapping))

@@ -90,13 +90,16 @@ class ScalarListMerger(Merger):
         lists need the general path."""
         if not run.fast or self.order != SPECIFIC_FIRST:
             return None
-        plain_scalars, prefix = FAST_PATHS.plain_scalars, self.knockout_prefix
+        plain_scalars = FAST_PATHS.plain_scalars
         for items in lists:
-            if not plain_scalars.issuperset(map(type, items)) or texts_may_hold_markers(items, prefix):
+            if not plain_scalars.issuperset(map(type, items)):
                 return None
         if self.mode == UNIQUE:
-            return list(dict.fromkeys(chain.from_iterable(lists)))
-        return list(chain.from_iterable(lists))
+            merged = list(dict.fromkeys(chain.from_iterable(lists)))
+        else:
+            merged = list(chain.from_iterable(lists))
+        # the items kept hold every text of the lists (of equal items, Unique keeps one; text equals only text)
+        return None if texts_may_hold_markers(merged, self.knockout_prefix) else merged
 
 
 def texts_may_hold_markers(items: List[Any], prefix: Optional[str]) -> bool:

@@ -12,14 +12,16 @@ change.
 
 from __future__ import annotations
 
+import copy
 from unittest import mock
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS
 from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_documents, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.core.mergers import maps, scalar_lists
 from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
+from ansible_collections.strata.hier.tests.unit.plugins.module_utils.contract import containers
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_rules, extended_specs
 
 
@@ -125,6 +127,43 @@ def test_fast_paths_agree_on_hash_arrays_with_one_tuple_key(values, spec, case_i
     rules = build_rules(spec, {}, case_insensitive)
     fast, general = both_paths(merge_layers, values, rules, ())
     assert repr(fast) == repr(general)
+
+
+FLAT_SCALARS = st.one_of(st.sampled_from(['p', 'q', '--p']), st.integers(-1, 1), st.booleans())
+FLAT_LEAVES = st.one_of(st.dictionaries(st.sampled_from(['a', 'b', 'c']), FLAT_SCALARS, max_size=3),
+                        st.dictionaries(KEYS, st.one_of(SCALARS, st.lists(SCALARS, max_size=1)), max_size=2))
+FLAT_MAPS = st.dictionaries(st.sampled_from(['s', 'p', 'l', 'Name']), st.one_of(FLAT_SCALARS, FLAT_LEAVES, FLAT_LEAVES),
+                            max_size=4)
+"""Services and hash-array items of layered data: scalars and maps of scalars (no null, keys without a marker), now
+and then another value (a null, a marker among the keys, a list) for the general path."""
+FLAT_ITEMS = st.fixed_dictionaries({'Name': st.sampled_from(['x', 'y', 'z', 'w'])},
+                                   optional={'s': FLAT_LEAVES, 'p': FLAT_SCALARS})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.fixed_dictionaries({'svc': FLAT_MAPS}, optional={'own': FLAT_MAPS}),
+                          st.fixed_dictionaries({'t': st.lists(FLAT_ITEMS, min_size=1, max_size=3)})),
+                min_size=1, max_size=4),
+       st.one_of(st.just('deep'), st.fixed_dictionaries({
+           'merge_hash': st.just('deep'), 'merge_hash_array': st.just('DeepTuple'),
+           'merge_options': st.fixed_dictionaries({'knockout_prefix': st.sampled_from([None, '--']),
+                                                   'tuple_keys': st.just(['Name'])})}), SPECS),
+       st.booleans(), st.booleans())
+@example([{'t': [{'Name': 'x', 's': {'a': [1]}}]}, {'t': [{'Name': 'y', 's': {'a': 1}}]}],
+         {'merge_hash': 'deep', 'merge_hash_array': 'DeepTuple', 'merge_options': {'tuple_keys': ['Name']}}, False, True)
+def test_fast_paths_agree_on_maps_of_maps_of_scalars(values, spec, case_insensitive, warm):
+    """Issue 32: maps of scalars and maps of scalars of several layers (MapMerger._flat_merge) and of one layer
+    (_merge_each_flat, _merge_all_alone), a scalar of one layer over a map of another, a map holding a null, a marker or
+    a list among them; ``warm``: their keys seen unmarked. The result shares no map or list with the inputs."""
+    rules = build_rules(spec, {}, case_insensitive)
+    if warm:
+        merge_layers(values, rules)
+    before = copy.deepcopy(values)
+    fast, general = both_paths(merge_layers, values, rules, ())
+    assert repr(fast) == repr(general)
+    assert values == before     # the inputs unchanged, none of their maps and lists in the result
+    if fast[0] != 'error':
+        assert not set(containers(fast[0])) & set(containers(values))
 
 
 def _explaining(values, rules, path):
@@ -305,3 +344,45 @@ def test_maps_of_one_layer_holding_maps_of_scalars_are_copied_flat():
     merged = merge_layers([{'svc1': {'settings': {'b': 3}}}, common], deep).value
     assert merged['svc1']['settings'] == {'b': 3, 'a': 1}
     assert merged['svc0']['settings'] is not common['svc0']['settings']
+
+
+def test_maps_of_several_layers_holding_maps_of_scalars_merge_in_one_loop():
+    """Issue 32, the sparse shape: a service or a hash-array item of several layers (scalars and maps of scalars) is
+    merged in one loop over its items, without collecting its keys (collect_simple) or a call per nested map; the
+    containers of one layer at the looked-up path are copied without a call each (_merge_alone); the same as on the
+    general path, sharing nothing with the layers."""
+    deep = MergeRules('deep')
+    tuples = MergeRules({'merge_hash_array': 'DeepTuple', 'merge_options': {'tuple_keys': ['Name']}})
+    common = {'svc%d' % index: {'port': index, 'settings': {'a': 1, 'b': 2}, 'limits': {'cpu': 1}} for index in range(3)}
+    items = [dict(service, Name=key) for key, service in common.items()]
+    for rules, layers in ((deep, [{'svc1': {'settings': {'b': 3}, 'port': 8}}, common]),
+                          (tuples, [[{'Name': 'svc1', 'settings': {'b': 3}, 'port': 8}], items])):
+        merge_layers(layers, rules)     # the keys seen without a marker are learned
+        with mock.patch.object(maps, 'collect_simple', wraps=maps.collect_simple) as collect, \
+                mock.patch.object(maps.MapMerger, '_merge_alone', autospec=True,
+                                  side_effect=maps.MapMerger._merge_alone) as alone, \
+                mock.patch.object(maps.MapMerger, 'merge_nested', autospec=True,
+                                  side_effect=maps.MapMerger.merge_nested) as nested:
+            fast = merge_layers(layers, rules)
+            assert not collect.called and not alone.called and not nested.called
+        with general_path():
+            general = merge_layers(layers, rules)
+        assert repr((fast.value, fast.sources, fast.warnings)) == repr((general.value, general.sources,
+                                                                        general.warnings))
+    merged = merge_layers([{'svc1': {'settings': {'b': 3}, 'port': 8}}, common], deep).value
+    assert merged['svc1'] == {'settings': {'b': 3, 'a': 1}, 'port': 8, 'limits': {'cpu': 1}}
+    assert list(merged['svc1']) == ['settings', 'port', 'limits']      # each key where it first appears
+    assert merged['svc1']['limits'] is not common['svc1']['limits']
+    assert merged['svc0']['settings'] is not common['svc0']['settings']
+
+
+def test_unique_looks_for_markers_among_the_items_kept():
+    """Issue 32: Unique's merge in C looks for knockout markers once, among the items it keeps (every text of the
+    lists is among them), not in each list."""
+    unique = MergeRules('unique')
+    layers = [['a', 'b'], ['b', 3, 'c'], ['a', 'c', 'd']]
+    with mock.patch.object(scalar_lists, 'texts_may_hold_markers',
+                           wraps=scalar_lists.texts_may_hold_markers) as markers:
+        assert merge_layers(layers, unique).value == ['a', 'b', 3, 'c', 'd']
+    assert [call.args[0] for call in markers.call_args_list] == [['a', 'b', 3, 'c', 'd']]
+    assert merge_layers([['a'], ['b', 3, '--a'], ['a']], unique).value == ['a', 'b', 3]     # a marker: the general path

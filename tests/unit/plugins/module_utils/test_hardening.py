@@ -26,6 +26,15 @@ from ansible_collections.strata.hier.tests.unit.plugins.module_utils.shapes impo
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_rules
 
 DEEP = MergeRules('deep')
+TUPLES = MergeRules({'merge_hash_array': 'DeepTuple', 'merge_options': {'tuple_keys': ['Name']}})
+
+
+def _items_of_two_layers(data):
+    """Hash-array items of two layers, each pair merged by MapMerger._flat_merge once their keys were seen unmarked."""
+    key, wide = next(iter(data.items()))
+    merge_layers([[{'Name': key, 'o': wide}], [{'Name': key, 'o': {'v0': 0}}]], TUPLES)    # the keys seen
+    return merge_layers([[{'Name': key, 'o': wide} for key, wide in data.items()],
+                         [{'Name': key, 'o': {'v0': 0}} for key in data]], TUPLES)
 
 
 class TestAliasBombs:
@@ -86,9 +95,9 @@ class TestAliasBombs:
         lambda data: merge_layers([{'a': data}], DEEP),
         lambda data: merge_layers([{'a': dict(data, deeper={'x': {'y': 1}})}, {'other': 1}], DEEP),
         lambda data: merge_layers([{'a': {'k0': {'x': 1}}}, {'a': data}], DEEP),
-        lambda data: merge_layers([[{'Name': key, 'o': wide} for key, wide in data.items()]], MergeRules(
-            {'merge_hash_array': 'DeepTuple', 'merge_options': {'tuple_keys': ['Name']}})),
-    ], ids=['maps of scalars', 'and a deeper map', 'two layers', 'hash-array items'])
+        lambda data: merge_layers([[{'Name': key, 'o': wide} for key, wide in data.items()]], TUPLES),
+        lambda data: _items_of_two_layers(data),
+    ], ids=['maps of scalars', 'and a deeper map', 'two layers', 'hash-array items', 'hash-array items of two layers'])
     def test_maps_of_scalars_copied_in_a_row_are_charged_each(self, merge):
         """Issue 32: the fast paths copy a map's maps of scalars without a call each (charged as a whole): each
         is still charged as it is built, so a map of many aliases of one wide map stops at the budget's limit,
