@@ -85,6 +85,7 @@ class Hierarchy:
         self._positions: Optional[Positions] = None     # provenance: lines of keys in the files
         self._shown_files: Dict[str, str] = {}      # provenance: a file -> relative to the configuration's folder
         self._rule_positions: Dict[str, Optional[str]] = {}     # provenance: a rule -> the file:line declaring it
+        self._pass_layers: Dict[Tuple[Any, ...], Tuple[Tuple[Any, ...], Dict[Any, Any]]] = {}   # _Locator's, this pass
 
     def positions(self) -> Positions:
         """The lines of keys in this hierarchy's files, for provenance (each file composed once per change)."""
@@ -118,6 +119,7 @@ class Hierarchy:
         self._store.begin_pass()
         if self._positions is not None:
             self._positions.begin_pass()
+        self._pass_layers = {}
 
     def preload(self) -> int:
         """Every data file loaded and walked for Datum handlers, in a pass of its own, as lookups would (the preload
@@ -447,11 +449,9 @@ class _Locator:
 
     def _layer_located(self, index: int) -> Dict[Tuple[Any, ...], Dict[str, Any]]:
         """The places of a layer located so far: kept with the file's positions (a folder's: for this lookup)."""
-        layer = self._layers.get(index) or self._layer(index)
+        layer, located = self._pass_layer(index)
         if layer[0] is None or layer[5]:
-            located: Dict[Tuple[Any, ...], Dict[str, Any]] = {}
-        else:
-            located = self._positions.memo(layer[0], ('located',) + layer[1:5])
+            located = {}
         self._located[index] = located
         return located
 
@@ -475,12 +475,21 @@ class _Locator:
 
     def _layer(self, index: int) -> Tuple[Any, ...]:
         """(file or folder, the keys of the level and the key inside it, level, level path, withheld, a folder)."""
-        report, file = self._read.reports[index], self._read.files[index]
-        keys_in_file = self._hierarchy._handlers.keys_in_file
-        prefix = () if file is None else tuple(keys_in_file(file, report['path'], self._segments))
-        layer = self._layers[index] = (file, prefix, report['level'], report['path'], bool(report.get('vaulted')),
-                                       file is not None and os.path.isdir(file))
+        layer = self._layers[index] = self._pass_layer(index)[0]
         return layer
+
+    def _pass_layer(self, index: int) -> Tuple[Tuple[Any, ...], Dict[Any, Any]]:
+        """(_layer's answer, the memo of its places) of a layer, worked out once per pass for every lookup reading
+        the file at its level (a pass is a snapshot of the files)."""
+        report, file = self._read.reports[index], self._read.files[index]
+        key = (file, report['path'], self._segments, report['level'], bool(report.get('vaulted')))
+        known = self._hierarchy._pass_layers.get(key)
+        if known is None:
+            prefix = () if file is None else tuple(self._hierarchy._handlers.keys_in_file(file, key[1], key[2]))
+            layer = (file, prefix, report['level'], key[1], key[4], file is not None and os.path.isdir(file))
+            located = {} if file is None or layer[5] else self._positions.memo(file, ('located',) + layer[1:5])
+            known = self._hierarchy._pass_layers[key] = (layer, located)
+        return known
 
     def rule_of(self, trace: Any) -> Callable[[Tuple[Any, ...]], Dict[str, Any]]:
         rules: Dict[Tuple[Any, ...], Dict[str, Any]] = {}

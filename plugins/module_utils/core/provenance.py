@@ -213,6 +213,31 @@ class Provenance:
         definitions = ([] if place is None else [(place, value)]) + [(other, value) for other in dropped]
         self._note(path, definitions, value, shown_path=self.shown(path[:-1]) + (path[-1],))
 
+    def plain_items(self, path: Path, lists: Sequence[List[Any]], unique: bool) -> list:
+        """The lists (most specific first) of plain text and numbers at ``path`` merged, Sum or ``unique`` (the first
+        of equal items kept, as dict keys keep it), each item noted as item() notes the general path's: its place and
+        the less specific copies Unique dropped (ScalarListMerger's fast path with provenance)."""
+        taken: List[Tuple[Optional[Place], Any, List[Optional[Place]]]] = []
+        firsts: Dict[Any, Tuple[Optional[Place], Any, List[Optional[Place]]]] = {}
+        for items in lists:
+            place = self._places.get(id(items))
+            for position, item in enumerate(items):
+                at = None if place is None else _place((place[0], place[1] + (position,)))
+                first = firsts.get(item) if unique else None
+                if first is not None:
+                    first[2].append(at)
+                    continue
+                first = (at, item, [])
+                if unique:
+                    firsts[item] = first
+                taken.append(first)
+        shown, entries = self.shown(path), self._entries
+        for index, (at, item, dropped) in enumerate(taken):
+            definitions = ([] if at is None else [(at, item)]) + [(other, item) for other in dropped]
+            entries[shown + (index,)] = Entry(definitions[0][0] if definitions else None, definitions,
+                                              path + (index,), item)
+        return [entry[1] for entry in taken]
+
     def _note(self, path: Path, definitions: List[Tuple[Place, Any]], value: Any,
               shown_path: Optional[Path] = None) -> None:
         shown_path = self.shown(path) if shown_path is None else shown_path

@@ -57,7 +57,7 @@ class ScalarListMerger(Merger):
               depth: int) -> list:
         if depth > MAX_DEPTH:
             raise too_deep(path)
-        merged = self._merge_plain(run, values[self.takes])
+        merged = self._merge_plain(run, path, values[self.takes])
         if merged is not None:
             run.budget.spend(len(merged), path)
             return merged
@@ -83,17 +83,21 @@ class ScalarListMerger(Merger):
             return general_first(result, starts)
         return result
 
-    def _merge_plain(self, run: MergeRun, lists: List[Any]) -> Optional[list]:
+    def _merge_plain(self, run: MergeRun, path: Tuple[Any, ...], lists: List[Any]) -> Optional[list]:
         """merge's fast path when every list holds only plain text and numbers, no knockout marker, and the most
         specific items come first: the items in C, Unique keeping the first of equal items as dict keys do (such items
-        are their own identity, as ``freeze`` gives it; booleans, which differ from 1 and 0, are not plain). None: the
-        lists need the general path."""
-        if not run.fast or self.order != SPECIFIC_FIRST:
+        are their own identity, as ``freeze`` gives it; booleans, which differ from 1 and 0, are not plain); with
+        provenance, each item noted as the general path notes it (Provenance.plain_items). None: the lists need the
+        general path."""
+        noted = run.provenance is not None and FAST_PATHS.on
+        if not (run.fast or noted) or self.order != SPECIFIC_FIRST:
             return None
         plain_scalars = FAST_PATHS.plain_scalars
         for items in lists:
             if not plain_scalars.issuperset(map(type, items)):
                 return None
+        if noted:
+            return run.provenance.plain_items(path, lists, self.mode == UNIQUE)
         if self.mode == UNIQUE:
             merged = list(dict.fromkeys(chain.from_iterable(lists)))
         else:

@@ -20,6 +20,7 @@ from hypothesis import example, given, settings, strategies as st
 from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS
 from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_documents, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.core.mergers import maps, scalar_lists
+from ansible_collections.strata.hier.plugins.module_utils.core.provenance import Place
 from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.contract import containers
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.extended import extended_rules, extended_specs
@@ -303,6 +304,35 @@ def test_lists_of_text_and_numbers_merge_in_c():
             assert merge_layers(layers, unique).value == ['b', 1, 'a', 2, 'c', -1]
         assert keeps.called
         assert merge_layers([['--b', 1], ['b', True, 1]], unique).value == [1, True]     # a marker: the general path
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.none(), TEXT_AND_NUMBERS, st.fixed_dictionaries({'a': TEXT_AND_NUMBERS})),
+                min_size=1, max_size=4),
+       st.sampled_from(['Unique', 'Sum', 'deep', 'MostSpecific', {'merge_basetype_array': 'Unique',
+                                                                   'merge_options': {'knockout_prefix': '-'}}]))
+def test_provenance_of_lists_of_text_and_numbers_is_the_general_paths(values, spec):
+    """Provenance's shortcut for lists of plain text and numbers (Provenance.plain_items) notes each item, its place
+    and Unique's dropped copies as the picker does on the general path."""
+    fast, general = both_paths(_noted, values, build_rules(spec, {}, False), ())
+    assert repr(fast) == repr(general)
+
+
+def test_lists_of_text_and_numbers_with_provenance_merge_without_the_picker():
+    """With provenance, layers of plain text and numbers without a marker skip the picker too: each item noted with
+    its place, the less specific copies Unique dropped as its other definitions."""
+    unique = MergeRules('unique')
+    layers = [['b', 1, 'a'], ['a', 1.0, 2]]
+    with mock.patch.object(scalar_lists._Picker, 'keeps', autospec=True, side_effect=scalar_lists._Picker.keeps) as keeps:
+        fast = _noted(layers, unique, ())
+        assert not keeps.called
+        with general_path():
+            assert repr(_noted(layers, unique, ())) == repr(fast)
+        assert keeps.called
+    entries = dict((shown, (place, definitions)) for shown, place, definitions, *rest in fast[1])
+    assert fast[0] == ['b', 1, 'a', 2]
+    assert entries[(2,)] == (Place(0, (2,)), [(Place(0, (2,)), 'a'), (Place(1, (0,)), 'a')])
+    assert entries[(3,)] == (Place(1, (2,)), [(Place(1, (2,)), 2)])
 
 
 def test_a_map_of_one_layer_is_copied_without_merge_fast():

@@ -7,6 +7,8 @@ copied for every host, the same records as the general path builds path by path.
 
 from __future__ import annotations
 
+import os
+
 from ansible.parsing.dataloader import DataLoader
 
 from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS
@@ -48,3 +50,23 @@ def test_records_of_whole_subtrees_are_built_once_and_copied_for_each_host(tmp_p
         if node == 'n1':
             general['pkgs']['pkgs/1/opts/y/z']['value'] = 'changed by a caller'
         assert repr(records) == repr(general)
+
+
+def test_a_level_file_is_worked_out_once_per_pass_for_every_host(tmp_path, monkeypatch):
+    """Where a layer's places lie (its file, the keys before the looked-up key's, whether it is a folder) is worked
+    out once per pass and level for all hosts reading the file, not per lookup; again in the next pass."""
+    write(tmp_path, FILES)
+    hierarchy = get_hierarchy(str(tmp_path / 'hier.yml'), DataLoader())
+    common = str(tmp_path / 'data' / 'common.yml')
+    looked_at = []
+    isdir = os.path.isdir
+    monkeypatch.setattr(os.path, 'isdir', lambda path: looked_at.append(path) or isdir(path))
+    hierarchy.begin_pass()
+    first = [hierarchy.lookup('conf', {'NodeName': node}, provenance=True).records for node in ('n1', 'n2', 'n1')]
+    assert looked_at.count(common) == 1
+    hierarchy.begin_pass()
+    again = [hierarchy.lookup('conf', {'NodeName': node}, provenance=True).records for node in ('n1', 'n2', 'n1')]
+    assert looked_at.count(common) == 2
+    assert repr(again) == repr(first) and first[0] == first[2]
+    assert first[1]['conf/shared/deep/l']['file'] == 'data/common.yml' and first[0]['conf/both']['shadowed'] == [
+        {'file': 'data/common.yml', 'line': 8, 'value': 1}]
