@@ -19,7 +19,7 @@ from ansible_collections.strata.hier.plugins.module_utils.core.errors import Mer
 from ansible_collections.strata.hier.plugins.module_utils.core.identity import is_opaque
 from ansible_collections.strata.hier.plugins.module_utils.core.levels import Expansion
 from ansible_collections.strata.hier.plugins.module_utils.core.mapped_levels import expand_level
-from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_layers
+from ansible_collections.strata.hier.plugins.module_utils.core.merging import cycle_collection_paused, merge_layers
 from ansible_collections.strata.hier.plugins.module_utils.core.rules import join_path, split_path
 from ansible_collections.strata.hier.plugins.plugin_utils.config import HierarchyConfig, HierarchyError, level_position, missing_datadir
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlKeys
@@ -295,9 +295,11 @@ class Hierarchy:
             resolution.records = self._records(result, read, segments, expansions, rules)
         return resolution
 
+    @cycle_collection_paused
     def _records(self, result: Any, read: '_LevelReads', segments: Tuple[str, ...], expansions: Sequence[Expansion],
                  rules: Any) -> Dict[str, Any]:
-        """Provenance records of a merged value (provenance_report.py); none for a value found nowhere."""
+        """Provenance records of a merged value (provenance_report.py); none for a value found nowhere. Built with
+        the cycle collector paused, as a merge is: many small dicts and no cycle."""
         from ansible_collections.strata.hier.plugins.plugin_utils.provenance_report import provenance_report
         if result.provenance is None:
             return {}

@@ -116,7 +116,7 @@ class HashArrayMerger(Merger):
         """
         knockouts = run.item_knockouts(self)
         identify = self._identifier(run, knockouts.keys)
-        fast_key = self._fast_tuple_key(knockouts.keys) if run.fast else None
+        fast_key = self._fast_tuple_key(knockouts.keys) if FAST_PATHS.on else None     # provenance too: no marker
         groups: Dict[Any, List[Any]] = {}
         ordered: List[List[Any]] = []
         starts: List[int] = []

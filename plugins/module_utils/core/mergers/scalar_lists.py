@@ -96,7 +96,9 @@ class ScalarListMerger(Merger):
         for items in lists:
             if not plain_scalars.issuperset(map(type, items)):
                 return None
-        if noted:
+        if noted:       # every text looked at for markers first: their removals are noted on the general path
+            if texts_may_hold_markers(list(chain.from_iterable(lists)), self.knockout_prefix):
+                return None
             return run.provenance.plain_items(path, lists, self.mode == UNIQUE)
         if self.mode == UNIQUE:
             merged = list(dict.fromkeys(chain.from_iterable(lists)))

@@ -19,7 +19,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS
 from ansible_collections.strata.hier.plugins.module_utils.core.merging import merge_documents, merge_layers
-from ansible_collections.strata.hier.plugins.module_utils.core.mergers import maps, scalar_lists
+from ansible_collections.strata.hier.plugins.module_utils.core.mergers import hash_arrays, maps, scalar_lists
 from ansible_collections.strata.hier.plugins.module_utils.core.provenance import Place
 from ansible_collections.strata.hier.plugins.module_utils.core.rules import MergeRules
 from ansible_collections.strata.hier.tests.unit.plugins.module_utils.contract import containers
@@ -272,6 +272,22 @@ def test_provenance_notes_the_same_on_the_general_path(values, spec, lookup_opti
     rules = build_rules(spec, lookup_options, case_insensitive)
     fast, general = both_paths(_noted, values, rules, path)
     assert repr(fast) == repr(general)
+
+
+def test_hash_array_items_with_provenance_are_identified_in_c():
+    """With provenance too, items whose one tuple key holds plain text or a number, no marker among them, are
+    identified without the item by item path (which notes markers and what they remove): as without provenance."""
+    rules = MergeRules({'merge_hash_array': 'DeepTuple', 'merge_options': {'tuple_keys': ['Name']}})
+    layers = [[{'Name': 'x', 'v': 1}], [{'Name': 'x', 'v': 2}, {'Name': 'y'}]]
+    with mock.patch.object(hash_arrays, '_identified', wraps=hash_arrays._identified) as identified:
+        fast = _noted(layers, rules, ())
+        assert not identified.called
+        with general_path():
+            assert repr(_noted(layers, rules, ())) == repr(fast)
+        assert identified.called
+        _noted([[{'Name': '--x'}], [{'Name': 'x'}]], rules, ())      # a marker: item by item
+        assert identified.call_count == 4
+    assert fast[0] == [{'Name': 'x', 'v': 1}, {'Name': 'y'}]
 
 
 TEXT_AND_NUMBERS = st.lists(st.one_of(st.sampled_from(['p', 'q', 'P', '--p', '-1', '-p', '!p', '']), st.integers(-3, 3),
