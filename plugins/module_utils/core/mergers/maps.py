@@ -83,6 +83,8 @@ class MapMerger(Merger):
         layered data: scalars and plain maps copied). None: a knockout marker may be among the keys."""
         if any(keys_may_hold_markers(mapping, self.knockout_prefix) for mapping in maps):
             return None
+        if sum(map(len, maps)) <= _FEW_KEYS:     # small maps overriding each other: their keys collected at once
+            return self._merge_collected(run, path, maps, strategy, depth, layers)
         result = dict.fromkeys(chain.from_iterable(maps))      # the keys in the order collect gives them
         shared, met = keys_in_several(maps), set()
         nested = self.recurses and not run.rules.has_rules     # maps in maps merge like this one
@@ -103,6 +105,31 @@ class MapMerger(Merger):
                     alone.append(key)
         if alone:
             self._merge_all_alone(run, path, alone, strategy, depth, nested, result)
+        run.budget.spend(len(result), path)
+        return result
+
+    def _merge_collected(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any], strategy: MergeStrategy,
+                         depth: int, layers: List[int]) -> dict:
+        """_merge_tracked of maps whose keys are mostly in several of them: each key's values collected in one pass
+        (collect_tracked), then merged; cheaper there than a call per key that several maps hold."""
+        entries, supplied = collect_tracked(maps)[::2]
+        nested = self.recurses and not run.rules.has_rules     # maps in maps merge like this one
+        copies = nested and strategy.maps.keys_as_written       # one plain map: _merge_container would copy it
+        scalar_types, plain_maps, sources = FAST_PATHS.scalar_types, FAST_PATHS.plain_maps, run.sources
+        result = {}
+        for key, found in entries.items():
+            if not found:
+                result[key] = None
+            elif scalar_types.issuperset(map(type, found)):
+                result[key], sources[key] = found[0], [layers[supplied[key][0]]]     # the scalars' sources
+            elif copies and len(found) == 1 and type(found[0]) in plain_maps \
+                    and not keys_may_hold_markers(found[0], strategy.maps.knockout_prefix):
+                result[key] = strategy.maps._copy(run, path + (key,), found[0], strategy, depth + 1)
+                sources[key] = [layers[supplied[key][0]]]
+            else:
+                result[key], child, merged = self._merge_container(run, path + (key,), found, strategy, depth, False,
+                                                                   nested)
+                sources[key] = child.sources(merged[0], [layers[index] for index in supplied[key]])
         run.budget.spend(len(result), path)
         return result
 
@@ -659,6 +686,11 @@ def only_values(maps: Sequence[Mapping]) -> bool:
         if not value_types.issuperset(map(type, mapping.values())):
             return False
     return True
+
+
+_FEW_KEYS = 64
+"""_merge_tracked: maps holding at most this many keys in all merge by _merge_collected (a call per key that several
+maps hold costs more than collecting every key's values once, where most keys are in several maps)."""
 
 
 def keys_in_several(maps: Sequence[Mapping]) -> AbstractSet[Any]:

@@ -372,7 +372,7 @@ def test_maps_of_one_layer_holding_maps_of_scalars_are_copied_flat():
     deep = MergeRules('deep')
     tuples = MergeRules({'merge_hash_array': 'DeepTuple', 'merge_options': {'tuple_keys': ['Name']}})
     common = {'svc%d' % index: {'port': index, 'settings': {'a': 1, 'b': 2}, 'limits': {'cpu': 1}}
-              for index in range(3)}
+              for index in range(maps._FEW_KEYS)}     # more keys than _merge_collected takes
     items = [{'Name': key, 'o': service['settings']} for key, service in common.items()]
     for rules, layers, keyed in ((deep, [{'svc1': {'settings': {'b': 3}}, 'own': 1}, None, common], 1),
                                  (tuples, [[{'Name': 'svc1', 'o': {'b': 3}}], items], 0)):
@@ -390,6 +390,21 @@ def test_maps_of_one_layer_holding_maps_of_scalars_are_copied_flat():
     merged = merge_layers([{'svc1': {'settings': {'b': 3}}}, common], deep).value
     assert merged['svc1']['settings'] == {'b': 3, 'a': 1}
     assert merged['svc0']['settings'] is not common['svc0']['settings']
+
+
+def test_small_maps_overriding_each_other_collect_their_keys_at_once():
+    """The looked-up map's keys when the maps are small and hold mostly the same keys (a map of settings overridden
+    level by level): collected once (_merge_collected), not merged by a call per key; as on the general path."""
+    layers = [{'Dns': '10.0.1.1', 'Gw1': 'x', 'opts': {'a': 1}}, {'Dns': '10.0.0.1', 'Gw0': 'y'},
+              {'Dns': '10.0.2.1', 'opts': {'b': [1]}}]
+    with mock.patch.object(maps.MapMerger, '_merge_tracked_key', autospec=True,
+                           side_effect=maps.MapMerger._merge_tracked_key) as per_key:
+        fast = merge_layers(layers, MergeRules('hash'))
+        assert not per_key.called
+    with general_path():
+        general = merge_layers(layers, MergeRules('hash'))
+    assert repr((fast.value, fast.sources)) == repr((general.value, general.sources))
+    assert fast.value == {'Dns': '10.0.1.1', 'Gw1': 'x', 'opts': {'a': 1}, 'Gw0': 'y'}
 
 
 def test_maps_of_several_layers_holding_maps_of_scalars_merge_in_one_loop():
