@@ -325,8 +325,8 @@ def test_lists_of_text_and_numbers_merge_in_c():
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(st.none(), TEXT_AND_NUMBERS, st.fixed_dictionaries({'a': TEXT_AND_NUMBERS})),
                 min_size=1, max_size=4),
-       st.sampled_from(['Unique', 'Sum', 'deep', 'MostSpecific', {'merge_basetype_array': 'Unique',
-                                                                   'merge_options': {'knockout_prefix': '-'}}]))
+       st.sampled_from(['Unique', 'Sum', 'deep', 'MostSpecific',
+                        {'merge_basetype_array': 'Unique', 'merge_options': {'knockout_prefix': '-'}}]))
 def test_provenance_of_lists_of_text_and_numbers_is_the_general_paths(values, spec):
     """Provenance's shortcut for lists of plain text and numbers (Provenance.plain_items) notes each item, its place
     and Unique's dropped copies as the picker does on the general path."""

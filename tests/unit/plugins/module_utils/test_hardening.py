@@ -96,7 +96,7 @@ class TestAliasBombs:
         lambda data: merge_layers([{'a': dict(data, deeper={'x': {'y': 1}})}, {'other': 1}], DEEP),
         lambda data: merge_layers([{'a': {'k0': {'x': 1}}}, {'a': data}], DEEP),
         lambda data: merge_layers([[{'Name': key, 'o': wide} for key, wide in data.items()]], TUPLES),
-        lambda data: _items_of_two_layers(data),
+        _items_of_two_layers,
     ], ids=['maps of scalars', 'and a deeper map', 'two layers', 'hash-array items', 'hash-array items of two layers'])
     def test_maps_of_scalars_copied_in_a_row_are_charged_each(self, merge):
         """Issue 32: the fast paths copy a map's maps of scalars without a call each (charged as a whole): each
