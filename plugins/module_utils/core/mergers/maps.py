@@ -309,30 +309,16 @@ class MapMerger(Merger):
         """merge_each when the items' maps merge like ``self``: an item alone in its group, its keys seen without a
         marker, holding scalars and plain maps of scalars, copied here as _flat_copy copies it, without a call (most
         items of layered data), charged as a whole; the other groups by _merge_group."""
-        scalar_types, plain_maps, prefix, budget = (FAST_PATHS.scalar_types, FAST_PATHS.plain_maps,
-                                                    self.knockout_prefix, run.budget)
+        prefix = self.knockout_prefix
         unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)
         result = []
         for group in groups:
-            item = group[0]
-            known = prefix is None or unmarked.issuperset(item)
-            copied, spent = None, 0
-            if len(group) == 1 and known:
-                copied, spent = dict(item), len(item)
-                if not scalar_types.issuperset(map(type, item.values())):
-                    for key, value in item.items():
-                        if type(value) in scalar_types:
-                            continue
-                        if type(value) not in plain_maps or not (prefix is None or unmarked.issuperset(value)) \
-                                or not scalar_types.issuperset(map(type, value.values())):
-                            copied = None
-                            break
-                        copied[key], spent = dict(value), spent + len(value)
-            if copied is None or budget.spent + spent > budget.limit:   # _copy charges as it goes
+            known = prefix is None or unmarked.issuperset(group[0])
+            copied = self._flat_copy(run, path, group[0]) if len(group) == 1 and known else None
+            if copied is None:
                 result.append(self._merge_group(run, path, group, strategy, depth, known))
                 unmarked = FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS)      # it may have learned keys
             else:
-                budget.spent += spent
                 result.append(copied)
         return result
 
@@ -435,12 +421,7 @@ class MapMerger(Merger):
                 if not (prefix is None or unmarked.issuperset(mapping)) \
                         or not value_types.issuperset(map(type, mapping.values())):
                     return None
-            merged = dict(found[0])
-            if len(found) > 1:
-                for mapping in found[1:]:       # the keys in their merged order
-                    merged.update(mapping)
-                for mapping in found[-2::-1]:   # each key's most specific value
-                    merged.update(mapping)
+            merged = merged_leaves(found)
             spent += len(merged)
             if spent > allowed:
                 return None
@@ -489,17 +470,11 @@ class MapMerger(Merger):
             for mapping in maps:
                 if not value_types.issuperset(map(type, mapping.values())):
                     return None
-            result = dict(maps[0])
-            for mapping in maps[1:]:        # the keys in their merged order (each where it first appears)
-                result.update(mapping)
+            result = merged_leaves(maps)
         if not (prefix is None or FAST_PATHS.unmarked_keys.get(prefix, _NO_KEYS).issuperset(result)) \
                 and keys_may_hold_markers(result, prefix):
             return None
-        if len(maps) == 1:
-            return dict(result)
-        for mapping in maps[-2::-1]:        # each key's most specific value
-            result.update(mapping)
-        return result
+        return dict(result) if len(maps) == 1 else result
 
     def _merge_values(self, run: MergeRun, path: Tuple[Any, ...], maps: List[Any]) -> Optional[dict]:
         """merge_fast of maps holding only scalars, no null: by dict operations (None: a key may be a marker)."""
@@ -686,6 +661,18 @@ def only_values(maps: Sequence[Mapping]) -> bool:
         if not value_types.issuperset(map(type, mapping.values())):
             return False
     return True
+
+
+def merged_leaves(maps: List[Any]) -> dict:
+    """Maps of scalars (no null: it is no value), most specific first, merged by dict operations: each key where it
+    first appears, with its most specific value."""
+    merged = dict(maps[0])
+    if len(maps) > 1:
+        for mapping in maps[1:]:        # the keys in their merged order
+            merged.update(mapping)
+        for mapping in maps[-2::-1]:    # each key's most specific value
+            merged.update(mapping)
+    return merged
 
 
 _FEW_KEYS = 64
