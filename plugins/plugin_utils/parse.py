@@ -122,7 +122,7 @@ def parse(path: str, loader: Any, check: Callable[[bytes], None] = lambda raw: N
         return NEEDS_DATALOADER     # DataLoader finds it relative to its base folder
     try:
         cache = _cache_file(path)
-        kept = _read_kept(cache, _identity(os.stat(path))) if cache else None
+        kept = _read_kept(cache, file_identity(os.stat(path))) if cache else None
         if kept is not None:
             COUNTS['reused'] += 1
             return _with_vault_values(kept[1], loader) if kept[0] else kept[1]
@@ -140,7 +140,7 @@ def parse(path: str, loader: Any, check: Callable[[bytes], None] = lambda raw: N
     COUNTS['parsed'] += 1
     data, vault_values = parsed
     if cache:
-        _keep(cache, _identity(status), data, vault_values)
+        _keep(cache, file_identity(status), data, vault_values)
     return _with_vault_values(data, loader) if vault_values else data
 
 
@@ -314,7 +314,21 @@ def _private_folder() -> Optional[str]:
         return None
 
 
-def _identity(path_status: os.stat_result) -> tuple:
+MISSING_FILE = (-1, -1, -1, -1, -1)
+"""path_identity of a path where no file is."""
+
+
+def path_identity(path: str) -> Tuple[int, int, int, int, int]:
+    """file_identity of the file at ``path`` (links followed), MISSING_FILE where there is none."""
+    try:
+        return file_identity(os.stat(path))
+    except (OSError, ValueError):
+        return MISSING_FILE
+
+
+def file_identity(path_status: os.stat_result) -> Tuple[int, int, int, int, int]:
+    """What says a file is unchanged (every cache of a file's data compares it): size, mtime, ctime, inode, device (a
+    file replaced by another shows in its inode, a change within the mtime's resolution in its ctime)."""
     return (path_status.st_size, path_status.st_mtime_ns, path_status.st_ctime_ns, path_status.st_ino,
             path_status.st_dev)
 

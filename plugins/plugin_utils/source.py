@@ -31,6 +31,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.core.records import Record
 from ansible_collections.strata.hier.plugins.plugin_utils.config_path import is_hiera_config_file
+from ansible_collections.strata.hier.plugins.plugin_utils.parse import MISSING_FILE, file_identity
 
 KINDS: Tuple[Tuple[Callable[[str], bool], str, str], ...] = (
     (is_hiera_config_file, 'sources.hiera_yaml', 'HieraSource'),      # a hiera.yaml, by its name or its version key
@@ -69,8 +70,8 @@ def open_source(path: str, loader: Any) -> 'Source':
 
 
 def per_config_file(cache: Dict[Tuple[str, str], Tuple[Any, Any]], config_path: str, build: Callable[[], Any]) -> Any:
-    """What ``build`` makes of a configuration file, once per process and version of the file (its mtime, size and
-    inode: a file replaced by one of the same mtime is another version too), by the file and the name it was given
+    """What ``build`` makes of a configuration file, once per process and version of the file (parse.file_identity: a
+    file replaced by one of the same mtime is another version too), by the file and the name it was given
     by: a Source reads its data relative to that name, which a re-pointed link makes another file's (another name of
     the same file has a Source of its own). A Source need not watch its own configuration file: a changed one is
     another Source."""
@@ -84,30 +85,26 @@ def per_config_file(cache: Dict[Tuple[str, str], Tuple[Any, Any]], config_path: 
     return built
 
 
-def _real_path(path: str) -> Tuple[str, Tuple[int, int, int]]:
-    """(the absolute ``path`` with its links resolved, the file's version: mtime, size and inode, all -1 when it is missing): a
-    lookup call opens its configuration again, and resolving its links costs a stat per folder of the path. A file
+def _real_path(path: str) -> Tuple[str, Tuple[int, ...]]:
+    """(the absolute ``path`` with its links resolved, the file's version: parse.file_identity, MISSING_FILE when it
+    is missing): a lookup call opens its configuration again, and resolving its links costs a stat per folder of the path. A file
     that is not a link is its folder's real path and its name, and a folder is the same one while its identity is
     (folders have no hard links): a link re-pointed above the file is seen by the folder's stat; a file that is a
     link is resolved each time."""
     try:
         own = os.lstat(path)
         if stat_module.S_ISLNK(own.st_mode):
-            return os.path.realpath(path), _version(os.stat(path))
+            return os.path.realpath(path), file_identity(os.stat(path))
         folder = os.stat(os.path.dirname(path))
     except OSError:
-        return os.path.realpath(path), (-1, -1, -1)
+        return os.path.realpath(path), MISSING_FILE
     seen = (folder.st_dev, folder.st_ino)
     known = _REAL_PATHS.get(path)
     if known is None or known[0] != seen:
         if len(_REAL_PATHS) >= _REAL_PATHS_KEPT:
             _REAL_PATHS.clear()
         known = _REAL_PATHS[path] = (seen, os.path.realpath(path))
-    return known[1], _version(own)
-
-
-def _version(stat: os.stat_result) -> Tuple[int, int, int]:
-    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+    return known[1], file_identity(own)
 
 
 _REAL_PATHS: Dict[str, Tuple[Tuple[int, int], str]] = {}

@@ -24,13 +24,13 @@ from ansible_collections.strata.hier.plugins.module_utils.core.paths import fold
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import CompleteMessage
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted, whole_file_vaulted
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, EyamlKeys, read_values
-from ansible_collections.strata.hier.plugins.plugin_utils.parse import NEEDS_DATALOADER
+from ansible_collections.strata.hier.plugins.plugin_utils.parse import NEEDS_DATALOADER, file_identity
 
 DATA_EXTENSIONS = ('.yml', '.yaml', '.json')
 
 # (real path) -> (identity, size, parsed data, whole-file vaulted, eyaml keys); shared by every store of the process,
 # and by the workers forked after the preload callback filled it.
-_PARSED: Dict[str, Tuple[Tuple[int, int, int, int], int, Any, bool, Optional[EyamlKeys]]] = {}
+_PARSED: Dict[str, Tuple[Tuple[int, ...], int, Any, bool, Optional[EyamlKeys]]] = {}
 
 PRELOADED_FILES_MOST = 500
 """Files the preload callback parses at most (about a second of the main process's CPU before the first task)."""
@@ -293,7 +293,7 @@ class DataStore:
             return cached[2]
         status = os.stat(path)
         self._fresh.add(path)
-        identity = _identity(status)
+        identity = file_identity(status)
         if cached and cached[0] == identity and cached[4] is self.eyaml:
             return cached[2]
         data = load_untrusted(self.loader, path, StoreError, dataloader)
@@ -362,12 +362,6 @@ class DataStore:
 
 _NAMED_ENTRIES_KEPT = 100000
 _STAT_EXTENSIONS = DATA_EXTENSIONS + tuple(extension.upper() for extension in DATA_EXTENSIONS)
-
-
-def _identity(status: os.stat_result) -> Tuple[int, int, int, int]:
-    """What says a file is unchanged: mtime, ctime, inode, device (a file replaced by another shows in its inode,
-    a change within the mtime's resolution in its ctime)."""
-    return (status.st_mtime_ns, status.st_ctime_ns, status.st_ino, status.st_dev)
 
 
 def named_entry(folder: str, name: str) -> Optional[Tuple[str, str]]:

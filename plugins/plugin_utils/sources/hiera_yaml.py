@@ -49,6 +49,7 @@ from ansible_collections.strata.hier.plugins.plugin_utils.source import (
 from ansible_collections.strata.hier.plugins.plugin_utils.compat import is_vault_value
 from ansible_collections.strata.hier.plugins.plugin_utils.config import ConfigError
 from ansible_collections.strata.hier.plugins.plugin_utils.data_files import load_untrusted, whole_file_vaulted
+from ansible_collections.strata.hier.plugins.plugin_utils.parse import path_identity
 from ansible_collections.strata.hier.plugins.plugin_utils.eyaml import EyamlError, EyamlKeys, read_values
 from ansible_collections.strata.hier.plugins.plugin_utils.host_vars import refused_variable
 from ansible_collections.strata.hier.plugins.plugin_utils.nodes import name_problem
@@ -100,9 +101,9 @@ class HieraSource(Source):
             raise ConfigError(config_problems(exc, path)) from exc
         self._unsaid = list(self.config.warnings)
         self.files = _PassFiles(self._forget_if_changed)
-        self._stats: Dict[str, Tuple[int, int, int]] = {}
+        self._stats: Dict[str, Tuple[int, ...]] = {}
         """The stats of the data files read, as they were when read."""
-        self._pass_stats: Dict[str, Tuple[int, int, int]] = {}
+        self._pass_stats: Dict[str, Tuple[int, ...]] = {}
         """The stats taken in this pass, by path: a file is stat'ed once per pass (checked for a change, compared
         with an engine's stamps, stamped), as the pass reads a snapshot."""
         self._pass_real_paths: Dict[Any, Optional[str]] = {}
@@ -135,11 +136,11 @@ class HieraSource(Source):
         if self._positions is not None:
             self._positions.begin_pass()
 
-    def stat(self, path: str) -> Tuple[int, int, int]:
-        """``_stat(path)``, once per pass."""
+    def stat(self, path: str) -> Tuple[int, ...]:
+        """parse.path_identity of ``path``, once per pass."""
         stat = self._pass_stats.get(path)
         if stat is None:
-            stat = self._pass_stats[path] = _stat(path)
+            stat = self._pass_stats[path] = path_identity(path)
         return stat
 
     def _forget_if_changed(self, path: str) -> None:
@@ -291,7 +292,7 @@ class HieraSource(Source):
             files.extend(_files_in(path) if os.path.isdir(path) else [path])
         digest = hashlib.sha256()
         for path in files:
-            digest.update(('%s\0%r\n' % (path, _stat(path))).encode('utf-8', 'surrogateescape'))
+            digest.update(('%s\0%r\n' % (path, path_identity(path))).encode('utf-8', 'surrogateescape'))
         return digest.hexdigest()
 
     def level_position(self, index: int) -> str:
@@ -617,15 +618,6 @@ def _same_scope(kept: Dict[str, Any], facts: Dict[str, Any]) -> bool:
 
 
 _MISSING = object()
-
-
-def _stat(path: str) -> Tuple[int, int, int]:
-    """What a change of the file at ``path`` changes (a link led elsewhere: the inode); all -1 when it is missing."""
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return (-1, -1, -1)
-    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
 
 def node_names(source: HieraSource, pattern: str) -> List[str]:

@@ -50,8 +50,8 @@ def test_a_call_checks_only_the_files_it_reads(tmp_path, monkeypatch):
     for number in range(40):        # every node file read once
         lookup(folder, 'n%d' % number, 'pkgs')
     checked = []
-    real = hiera_source._stat
-    monkeypatch.setattr(hiera_source, '_stat', lambda path: checked.append(path) or real(path))
+    real = hiera_source.path_identity
+    monkeypatch.setattr(hiera_source, 'path_identity', lambda path: checked.append(path) or real(path))
     assert lookup(folder, 'n7', 'pkgs') == [['n7', 'nginx', 'base']]
     assert len(checked) <= 8, checked      # was every file read before: 42
     assert not [path for path in checked
