@@ -84,7 +84,7 @@ class Hierarchy:
         self._shown_paths: Dict[Tuple[str, ...], str] = {}   # a level's path -> as text
         self._positions: Optional[Positions] = None     # provenance: lines of keys in the files
         self._shown_files: Dict[str, str] = {}      # provenance: a file -> relative to the configuration's folder
-        self._rule_positions: Dict[str, Optional[str]] = {}     # provenance: a rule -> the file:line declaring it
+        self._rule_positions: Dict[str, Dict[str, Any]] = {}     # provenance: a rule -> rule_fields()
         self._pass_layers: Dict[Tuple[Any, ...], Tuple[Tuple[Any, ...], Dict[Any, Any]]] = {}   # _Locator's, this pass
 
     def positions(self) -> Positions:
@@ -100,16 +100,20 @@ class Hierarchy:
             shown = self._shown_files[path] = os.path.relpath(path, os.path.dirname(self.config.path))
         return shown
 
-    def rule_position(self, name: str) -> Optional[str]:
-        """``file:line`` declaring a rule (a ``lookup_options`` key, ``default_lookup_options``), ``merge=`` for the
-        lookup's option, None for a default that is not written."""
-        if name == 'merge':
-            return 'the lookup call (merge=)'
-        if name not in self._rule_positions:
-            keys = ['default_lookup_options'] if name == 'default_lookup_options' else ['lookup_options', name]
-            line = self.positions().position(self.config.path, keys)[0]
-            self._rule_positions[name] = file_line(self.shown_file(self.config.path), line) if line else None
-        return self._rule_positions[name]
+    def rule_fields(self, name: str) -> Dict[str, Any]:
+        """A provenance record's ``{rule, rule_at}`` of a rule: ``rule_at`` the ``file:line`` declaring it (a
+        ``lookup_options`` key, ``default_lookup_options``), ``merge=`` for the lookup's option, None for a default
+        that is not written. One dict per rule, read only: records copy it."""
+        fields = self._rule_positions.get(name)
+        if fields is None:
+            if name == 'merge':
+                position: Optional[str] = 'the lookup call (merge=)'
+            else:
+                keys = ['default_lookup_options'] if name == 'default_lookup_options' else ['lookup_options', name]
+                line = self.positions().position(self.config.path, keys)[0]
+                position = file_line(self.shown_file(self.config.path), line) if line else None
+            fields = self._rule_positions[name] = {'rule': name, 'rule_at': position}
+        return fields
 
     def begin_pass(self) -> None:
         """Check files and folders for changes again (once each until the next pass).
@@ -499,8 +503,7 @@ class _Locator:
         def rule(path: Tuple[Any, ...]) -> Dict[str, Any]:
             found = rules.get(path)
             if found is None:
-                name = trace.rule_of(path)[0]
-                found = rules[path] = {'rule': name, 'rule_at': self._hierarchy.rule_position(name)}
+                found = rules[path] = self._hierarchy.rule_fields(trace.rule_of(path)[0])
             return found
         return rule
 

@@ -100,6 +100,7 @@ class Provenance:
         self.below: Dict[Path, Below] = {}      # wholes: the subtree under a record copied from one place
         self._used: Optional[Dict[Path, Set[int]]] = None     # used_layers, once the merge is done
         self._items: List[Tuple[Path, int]] = []      # hash-array items being merged: (array's path, index)
+        self._knocked = False       # a knockout's removal is noted (key() and item() then keep it)
         self._expanded = False
 
     @property
@@ -192,8 +193,8 @@ class Provenance:
 
     def key(self, path: Path, definitions: List[Tuple[Place, Any]], value: Any) -> None:
         """The key at ``path`` (rules' form) is defined at each place (most specific first) with each value."""
-        self._entries[self.shown(path) if self._items else path] = Entry(definitions[0][0] if definitions else None,
-                                                                         definitions, path, value)
+        self._put(self.shown(path) if self._items else path,
+                  Entry(definitions[0][0] if definitions else None, definitions, path, value))
 
     def map_key(self, path: Path, maps: Sequence[Any], supplied: Sequence[int], found: Sequence[Any],
                 value: Any) -> None:
@@ -204,8 +205,11 @@ class Provenance:
         for index, defined in zip(supplied, found):
             place = places.get(id(maps[index]))
             definitions.append((None if place is None else _place((place[0], place[1] + (key,))), defined))
-        self._entries[self.shown(path) if self._items else path] = Entry(definitions[0][0] if definitions else None,
-                                                                         definitions, path, value)
+        entry = Entry(definitions[0][0] if definitions else None, definitions, path, value)
+        if self._knocked:
+            self._put(self.shown(path) if self._items else path, entry)
+        else:
+            self._entries[self.shown(path) if self._items else path] = entry
 
     def item(self, path: Path, place: Optional[Place], value: Any, dropped: Sequence[Place] = ()) -> None:
         """Item ``path[-1]`` of the list at ``path[:-1]`` was taken from ``place``; ``dropped``: less specific copies
@@ -242,12 +246,22 @@ class Provenance:
               shown_path: Optional[Path] = None) -> None:
         shown_path = self.shown(path) if shown_path is None else shown_path
         place = definitions[0][0] if definitions else None
-        self._entries[shown_path] = Entry(place, definitions, path, value)
+        self._put(shown_path, Entry(place, definitions, path, value))
+
+    def _put(self, shown_path: Path, entry: Entry) -> None:
+        """The record of a path; what knockouts removed from its map or list, noted while it merged (removed()),
+        kept."""
+        if self._knocked:
+            noted = self._entries.get(shown_path)
+            if noted is not None:
+                entry.removed = noted.removed
+        self._entries[shown_path] = entry
 
     def removed(self, path: Path, place: Optional[Place], value: Any, marker: Optional[Place]) -> None:
         """A knockout at ``marker`` removed ``value`` (at ``place``) from the map or list at ``path``."""
         entry = self._entry(path)
         entry.removed.append(Removal(place, value, marker))
+        self._knocked = True
 
     def _entry(self, path: Path) -> Entry:
         shown_path = self.shown(path)

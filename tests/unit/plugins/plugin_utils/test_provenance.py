@@ -107,6 +107,31 @@ def test_hash_array_items_record_each_key_and_tuple_knockouts(tmp_path):
          'marker': {'file': 'data/node.yml', 'line': 4}}]
 
 
+def test_knockouts_inside_nested_maps_lists_and_hash_array_items_are_recorded_where_they_removed(tmp_path):
+    """A knockout below the looked-up path: the record of the map, list or item it removed from names the value
+    and the marker (the parent's record of the key used to replace it, losing them)."""
+    files = {
+        'hier.yml': 'datadir: data\nhierarchy: [node, base]\nlookup_options:\n  users: DeepTuple\n'
+                    '  conf: deep\n  conf/l: Unique\n',
+        'data/node.yml': 'users:\n  - Name: ann\n    --Uid: null\n    opts:\n      --x: null\n'
+                         'conf:\n  m:\n    --x: null\n  l: [--p]\n',
+        'data/base.yml': 'users:\n  - Name: ann\n    Uid: 1000\n    opts: {x: 1, y: 2}\n'
+                         'conf:\n  m: {x: 1, k: 2}\n  l: [p, r]\n',
+    }
+    hierarchy = store(tmp_path, files)
+    users = hierarchy.lookup('users', {}, provenance=True)
+    conf = hierarchy.lookup('conf', {}, provenance=True)
+    assert users.value == [{'Name': 'ann', 'opts': {'y': 2}}] and conf.value == {'m': {'k': 2}, 'l': ['r']}
+    assert users.records['users/0']['removed'] == [
+        {'file': 'data/base.yml', 'line': 3, 'value': 1000, 'marker': {'file': 'data/node.yml', 'line': 3}}]
+    assert users.records['users/0/opts']['removed'] == [
+        {'file': 'data/base.yml', 'line': 4, 'value': 1, 'marker': {'file': 'data/node.yml', 'line': 5}}]
+    assert conf.records['conf/m']['removed'] == [
+        {'file': 'data/base.yml', 'line': 6, 'value': 1, 'marker': {'file': 'data/node.yml', 'line': 8}}]
+    assert conf.records['conf/l']['removed'] == [
+        {'file': 'data/base.yml', 'line': 7, 'value': 'p', 'marker': {'file': 'data/node.yml', 'line': 9}}]
+
+
 def test_a_key_knocked_out_of_less_specific_levels_names_the_marker(tmp_path):
     files = {
         'hier.yml': 'datadir: data\nhierarchy: [node, role, base]\nlookup_options: {ports: Unique}\n',
