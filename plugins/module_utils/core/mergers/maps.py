@@ -634,9 +634,12 @@ def may_hold_markers(texts: Iterable[Any], prefix: Optional[str]) -> bool:
     if prefix is None or not texts:
         return False
     try:
-        return ('\n' + '\n'.join(texts)).find('\n' + prefix) >= 0
+        joined = '\n'.join(texts)
     except TypeError:
         return True
+    # the prefix's first character looked for first: where no text holds it (the usual case) one memchr answers,
+    # where the search for the whole prefix costs as much as the join
+    return prefix[:1] in joined and (joined.startswith(prefix) or '\n' + prefix in joined)
 
 
 def keys_may_hold_markers(keys: Iterable[Any], prefix: Optional[str]) -> bool:

@@ -16,6 +16,7 @@ an item Unique matched stays where its most specific occurrence is).
 from __future__ import annotations
 
 from itertools import chain
+from operator import countOf
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS, MAP, SCALAR, family_of
@@ -92,12 +93,11 @@ class ScalarListMerger(Merger):
         noted = run.provenance is not None and FAST_PATHS.on
         if not (run.fast or noted) or self.order != SPECIFIC_FIRST:
             return None
-        plain_scalars = FAST_PATHS.plain_scalars
-        for items in lists:
-            if not plain_scalars.issuperset(map(type, items)):
-                return None
+        only_text = plain_lists(lists)
+        if only_text is None:
+            return None
         if noted:       # every text looked at for markers first: their removals are noted on the general path
-            if texts_may_hold_markers(list(chain.from_iterable(lists)), self.knockout_prefix):
+            if texts_may_hold_markers(list(chain.from_iterable(lists)), self.knockout_prefix, only_text):
                 return None
             return run.provenance.plain_items(path, lists, self.mode == UNIQUE)
         if self.mode == UNIQUE:
@@ -105,12 +105,34 @@ class ScalarListMerger(Merger):
         else:
             merged = list(chain.from_iterable(lists))
         # the items kept hold every text of the lists (of equal items, Unique keeps one; text equals only text)
-        return None if texts_may_hold_markers(merged, self.knockout_prefix) else merged
+        return None if texts_may_hold_markers(merged, self.knockout_prefix, only_text) else merged
 
 
-def texts_may_hold_markers(items: List[Any], prefix: Optional[str]) -> bool:
-    """may_hold_markers of the plain text and numbers of a list: a number is no marker (knockout.is_marker)."""
-    return may_hold_markers(items, prefix) and may_hold_markers(list(filter(_is_text, items)), prefix)
+def plain_lists(lists: List[Any]) -> Optional[bool]:
+    """Whether the lists hold only plain text and numbers (FAST_PATHS.plain_scalars, exact types: no boolean, tagged
+    text or vault value, which must not be hashed before this answer): None if not, True if only text, False if a
+    number too.  Text alone is told by counting its type (an identity test per item, cheaper than issuperset's set
+    look-up); once a list held something else, the rest are checked by issuperset alone."""
+    plain_scalars = FAST_PATHS.plain_scalars
+    only_text = str in plain_scalars
+    for items in lists:
+        if only_text and countOf(map(type, items), str) == len(items):
+            continue
+        only_text = False
+        if not plain_scalars.issuperset(map(type, items)):
+            return None
+    return only_text
+
+
+def texts_may_hold_markers(items: List[Any], prefix: Optional[str], only_text: Optional[bool] = None) -> bool:
+    """may_hold_markers of the plain text and numbers of a list: a number is no marker (knockout.is_marker).
+    ``only_text``: whether the items are known to be text alone (True) or to hold a number (False, as plain_lists
+    tells); not known, a number is found by the join it makes fail."""
+    if prefix is None:
+        return False
+    if only_text is None:
+        return may_hold_markers(items, prefix) and may_hold_markers(list(filter(_is_text, items)), prefix)
+    return may_hold_markers(items if only_text else list(filter(_is_text, items)), prefix)
 
 
 _is_text = str.__instancecheck__
@@ -160,9 +182,10 @@ class _Picker:
     def takes_layer_fast(self, items: List[Any], result: List[Any]) -> bool:
         """The fast path: a layer of plain text and numbers, no knockout among them or pending, each kept
         unless Unique saw it (such items are their own identity and knockout text). False: not such a layer."""
-        if self.knocked or not FAST_PATHS.plain_scalars.issuperset(map(type, items)):
+        if self.knocked:
             return False
-        if texts_may_hold_markers(items, self.prefix):
+        only_text = plain_lists([items])
+        if only_text is None or texts_may_hold_markers(items, self.prefix, only_text):
             return False
         seen = self.seen
         if seen is None:

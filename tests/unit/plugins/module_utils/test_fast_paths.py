@@ -447,3 +447,93 @@ def test_unique_looks_for_markers_among_the_items_kept():
         assert merge_layers(layers, unique).value == ['a', 'b', 3, 'c', 'd']
     assert [call.args[0] for call in markers.call_args_list] == [['a', 'b', 3, 'c', 'd']]
     assert merge_layers([['a'], ['b', 3, '--a'], ['a']], unique).value == ['a', 'b', 3]     # a marker: the general path
+
+
+class _Text(str):
+    """A str subclass, as ansible-core's tagged and unsafe text is: not plain, compared by the general path."""
+
+
+class _Number(int):
+    """An int subclass, as ansible-core 2.19's tagged numbers are."""
+
+
+class _Opaque:
+    """A value the fast path must neither hash nor compare before it tells it is not plain (a vault value would be
+    decrypted)."""
+
+    def __hash__(self):
+        raise AssertionError('hashed')
+
+    def __eq__(self, other):
+        raise AssertionError('compared')
+
+
+def test_plain_lists_tells_text_alone_from_text_and_numbers_by_exact_type():
+    """Issue 32: lists of text alone are told by counting their type, lists with a number by issuperset; a boolean,
+    None, a str or int subclass, an opaque value or a container is not plain wherever it is (after lists of text alone,
+    where the count falls back to issuperset, or after a list with a number, checked by issuperset alone)."""
+    plain = scalar_lists.plain_lists
+    assert plain([['a', 'b'], [], ['c']]) is True
+    assert plain([['a'], ['b', 1, 2.5]]) is False
+    assert plain([['a', -1], ['b']]) is False
+    for odd in (True, False, None, _Text('b'), _Number(1), _Opaque(), ['x'], {'x': 1}):
+        assert plain([['a'], ['b', odd]]) is None
+        assert plain([['a', 1], ['b', odd]]) is None
+        assert plain([[odd], ['a']]) is None
+    with general_path():
+        assert plain([['a']]) is None
+
+
+LISTS_OF_TEXT_AND_NUMBERS = [       # layers, knockout prefix, whether the merge in C may take them
+    ([['b', 1, 2.5], ['a', 1.0, 'b', 3]], '--', True),
+    ([['b', 'c'], ['a', 'b']], '--', True),
+    ([['a', 1], ['b', True, 1]], '--', False),          # a boolean is not the number 1
+    ([['a', 1], [_Text('a'), 'c']], '--', False),       # tagged text is not plain
+    ([['--a', 1, 'b'], ['a', 2]], '--', False),         # the first text of all a marker
+    ([['--a', 'b'], ['a', 'c']], '--', False),          # the same in text alone
+    ([['b', 1], [2.5, '--b', 'c']], '--', False),       # a marker after numbers, in a less specific list
+    ([['a', 'b'], ['c', '--a']], '--', False),
+    ([['a-b', 1], ['c--d', 'a-b']], '--', True),        # the prefix inside texts, not at their start
+    ([['a', -1], ['b', -2.5]], '-', True),              # a negative number is no marker
+    ([['a', -1], ['-b', 'a']], '-', False),
+    ([['a\n--b', 2], ['c']], '--', False),              # a false alarm (the texts are joined by newlines)
+    ([['!a', 1], ['b']], '!!', True),                   # the prefix's first character, not the prefix
+    ([['!a', 1], ['!!b', 'a']], '!!', False),
+]
+
+
+def test_unique_and_sum_of_text_and_numbers_in_c_agree_with_the_general_path():
+    """Issue 32: lists of text and numbers, with and without markers (at the start of the first text, after numbers,
+    in text alone, inside texts): the merge in C takes only those without a marker or anything not plain, and keeps
+    what the general path keeps."""
+    for layers, prefix, in_c in LISTS_OF_TEXT_AND_NUMBERS:
+        for mode in ('Unique', 'Sum'):
+            rules = MergeRules({'merge_basetype_array': mode, 'merge_options': {'knockout_prefix': prefix}})
+            with mock.patch.object(scalar_lists._Picker, 'keeps', autospec=True,
+                                   side_effect=scalar_lists._Picker.keeps) as keeps:
+                fast = outcome(merge_layers, copy.deepcopy(layers), rules)
+            with general_path():
+                general = outcome(merge_layers, copy.deepcopy(layers), rules)
+            assert repr(fast) == repr(general), (layers, prefix, mode)
+            assert keeps.called != in_c, (layers, prefix, mode)
+            fast_noted, general_noted = both_paths(_noted, copy.deepcopy(layers), rules, ())
+            assert repr(fast_noted) == repr(general_noted), (layers, prefix, mode)
+
+
+def test_unique_of_text_and_numbers_looks_for_markers_among_its_texts_at_once():
+    """Issue 32: with a number among the items, their texts are joined once (not first all items, whose join a number
+    makes fail); text alone is joined as it is."""
+    unique = MergeRules('unique')
+    with mock.patch.object(scalar_lists, 'may_hold_markers', wraps=maps.may_hold_markers) as markers:
+        assert merge_layers([['a', 1], ['b', 2.5, 'a']], unique).value == ['a', 1, 'b', 2.5]
+        assert merge_layers([['a', 'c'], ['b', 'a']], unique).value == ['a', 'c', 'b']
+    assert [call.args[0] for call in markers.call_args_list] == [['a', 'b'], ['a', 'c', 'b']]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet='a-!\n', max_size=4), max_size=5),
+       st.sampled_from(['-', '--', '!', '!!', 'a', '\n', '\n-', '-\n', '']))
+def test_may_hold_markers_finds_what_a_search_of_each_line_start_finds(texts, prefix):
+    """may_hold_markers looks for the prefix's first character before it searches the whole prefix: the answer of
+    the search after a newline of every text, as the search was before (a text starting with it, or a line)."""
+    assert maps.may_hold_markers(texts, prefix) == (bool(texts) and ('\n' + '\n'.join(texts)).find('\n' + prefix) >= 0)
