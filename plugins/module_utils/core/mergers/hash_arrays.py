@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Dict, Iterator, Li
 
 from ansible_collections.strata.hier.plugins.module_utils.core.errors import StrategyError
 from ansible_collections.strata.hier.plugins.module_utils.core.kinds import FAST_PATHS, LIST, SCALAR, family_of
-from ansible_collections.strata.hier.plugins.module_utils.core.knockout import knocks
+from ansible_collections.strata.hier.plugins.module_utils.core.knockout import is_marker, knocks
 from ansible_collections.strata.hier.plugins.module_utils.core.limits import MAX_DEPTH, too_deep
 from ansible_collections.strata.hier.plugins.module_utils.core.mergers.base import (
     DEFAULT_TUPLE_KEYS, GENERAL_FIRST, MOST_SPECIFIC, ORDERS, SPECIFIC_FIRST, Merger,
@@ -154,7 +154,8 @@ class HashArrayMerger(Merger):
         freeze = run.tuple_freezer(self.case_insensitive)
         if self.match == BY_SCALAR_VALUES:
             fold = fold_text if self.case_insensitive else _same
-            return lambda item, view: scalar_identity(item, freeze, fold)
+            prefix = self.knockout_prefix
+            return lambda item, view: scalar_identity(item, freeze, fold, prefix)
         if len(keys) == 1 and not self.case_insensitive:     # else tuple values fold: freeze them all
             return functools.partial(_one_key_tuple, keys[0], freeze, FAST_PATHS.plain_scalars)
         return lambda item, view: item_tuple(view, keys, freeze)
@@ -237,13 +238,15 @@ def item_tuple(item: Any, keys: Sequence[str], freeze: Callable[[Any], Any]) -> 
     return None if all(value is _MISSING for value in values) else values
 
 
-def scalar_identity(item: Any, freeze: Callable[[Any], Any],
-                    fold: Callable[[Any], Any]) -> Optional[Tuple[Any, ...]]:
+def scalar_identity(item: Any, freeze: Callable[[Any], Any], fold: Callable[[Any], Any],
+                    prefix: Optional[str] = None) -> Optional[Tuple[Any, ...]]:
     """An item's identity from its values: all its (non-null) scalar values with their keys, or
     when it holds none, the values of its first list; None when it holds neither (kept unmatched).
+    A key carrying the knockout ``prefix`` is no value of the item: it knocks a key out and is left out of the
+    merged item, so an item that only adds one is the same item.
     """
     scalars = frozenset((fold(key), freeze(value)) for key, value in item.items()
-                        if value is not None and family_of(value) is SCALAR)
+                        if value is not None and family_of(value) is SCALAR and not is_marker(key, prefix))
     if scalars:
         return ('scalars', scalars)
     for value in item.values():

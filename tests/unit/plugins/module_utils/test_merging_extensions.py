@@ -84,6 +84,11 @@ class TestScalarValueMatching:
         folded = MergeRules(self.r.default.strategy, case_insensitive_keys=True)
         assert merged([{'IP': 'A'}], [{'ip': 'a', 'l': [1]}], rules=folded) == [{'IP': 'A', 'l': [1]}]
 
+    def test_a_knockout_key_is_no_value_of_the_item(self):
+        # an item that only adds a marker key (left out of the merged item) is the same item, in either layer
+        assert merged([{'ip': 1, '--port': None}], [{'ip': 1}, {'ip': 2}], rules=self.r) == [{'ip': 1}, {'ip': 2}]
+        assert merged([{'ip': 1}], [{'ip': 1, '--p': 'p'}], rules=self.r) == [{'ip': 1}]
+
 
 PLAIN = st.one_of(st.sampled_from(['p', 'q', '--p', '']), st.integers(-2, 2), st.booleans(), st.none())
 TREES = st.recursive(PLAIN, lambda children: st.one_of(

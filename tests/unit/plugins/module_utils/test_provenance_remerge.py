@@ -69,6 +69,9 @@ def rules(draw, strategies=st.one_of(DATUM, EXTENDED)):
 @example([{'--a': None, 'b': 1}, {'a': 2, 'b': 3}], MergeRules('deep'), '')
 @example([[{'Name': '--p'}], [{'Name': 'p', 'v': 1}, {'Name': 'q'}]], MergeRules('DeepTuple'), '')
 @example([{'b': [], '--a': []}, {'a': None}], MergeRules('hash'), '')     # a marker taking out a null
+@example([{'b': [{'a': True, 'c': 0.5}]}, {'b': [{'a': True, 'c': 0.5, '--p': 'p'}]}],     # a marker key: no value
+         extended_rules({'merge_hash': 'deep', 'merge_hash_array': 'UniqueKeyValTuples',
+                         'merge_options': {'knockout_prefix': '--', 'match_items_by': 'scalar_values'}}), '')
 def test_re_merging_the_contributions_reproduces_the_value(values, rules_, path):
     check_remerge(values, rules_, path)
 
