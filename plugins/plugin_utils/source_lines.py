@@ -13,7 +13,7 @@ supported ansible-core gives the same answer.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Set, Tuple
 
 import yaml
 
@@ -24,15 +24,15 @@ _LOADER = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
 
 
 class Positions:
-    """Lines and columns of key paths in YAML files, each file composed once per change (size and mtime), each key
-    path walked once: provenance asks for the same places for every host.
+    """Lines and columns of key paths in YAML files, each file composed once per change (size and mtime) into a
+    table of the spans of all its key paths (``_Spans``): provenance asks for the same places for every host.
 
     Within a pass (``begin_pass``: one lookup call, one inventory parse) a file is checked for changes once.
     """
 
     def __init__(self, case_insensitive: bool = False) -> None:
-        # file -> its stamp, root node, spans (per key path) and the callers' memos (``memo``)
-        self._files: Dict[str, Tuple[Tuple[int, int], Any, Dict[Any, Any], Dict[Any, Any]]] = {}
+        # file -> its stamp, spans and the callers' memos (``memo``)
+        self._files: Dict[str, Tuple[Tuple[int, int], _Spans, Dict[Any, Any]]] = {}
         self._checked: Dict[str, Any] = {}      # this pass: file -> its entry of _files
         self._case_insensitive = case_insensitive
 
@@ -47,7 +47,7 @@ class Positions:
     def memo(self, path: str, key: Any) -> Dict[Any, Any]:
         """A dict for what a caller works out from the file's positions, one per ``key``, emptied when the file
         changes (provenance: where each place of a layer is, for every host reading the file)."""
-        memos = (self._checked.get(path) or self._entry(path))[3]
+        memos = (self._checked.get(path) or self._entry(path))[2]
         found = memos.get(key)
         if found is None:
             found = memos[key] = {}
@@ -56,48 +56,9 @@ class Positions:
     def span(self, path: str, keys: Sequence[Any],
              deepest: bool = False) -> Tuple[Optional[int], Optional[int], Optional[int]]:
         """``position`` and the last line of the value there (a block value's last line)."""
-        entry = self._checked.get(path) or self._entry(path)
-        try:
-            memo = (tuple(keys), deepest)
-            found = entry[2].get(memo)
-        except TypeError:       # an unhashable key: walked each time
-            memo = found = None
-        if found is None:
-            found = self._walk(entry[1], keys, deepest)
-            if memo is not None:
-                entry[2][memo] = found
-        return found
+        return (self._checked.get(path) or self._entry(path))[1].span(keys, deepest)
 
-    def _walk(self, node: Any, keys: Sequence[Any], deepest: bool) -> Tuple[Optional[int], Optional[int], Optional[int]]:
-        mark = None
-        for key in keys:
-            if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
-                node = node.value[key]
-                mark = node.start_mark
-                continue
-            match = self._key(node, key) if isinstance(node, yaml.MappingNode) else None
-            if match is None:
-                mark = mark if deepest else None
-                break
-            mark, node = match[0].start_mark, match[1]
-        if mark is None:
-            return (None, None, None)
-        end = node.end_mark
-        return (mark.line + 1, mark.column + 1, max(mark.line + 1, end.line + (1 if end.column else 0)))
-
-    def _key(self, node: Any, key: Any) -> Optional[Tuple[Any, Any]]:
-        text = str(key)
-        for key_node, value_node in node.value:
-            if isinstance(key_node, yaml.ScalarNode) and key_node.value == text:
-                return key_node, value_node
-        if self._case_insensitive:
-            folded = text.casefold()
-            for key_node, value_node in node.value:
-                if isinstance(key_node, yaml.ScalarNode) and key_node.value.casefold() == folded:
-                    return key_node, value_node
-        return None
-
-    def _entry(self, path: str) -> Tuple[Tuple[int, int], Any, Dict[Any, Any], Dict[Any, Any]]:
+    def _entry(self, path: str) -> Tuple[Tuple[int, int], '_Spans', Dict[Any, Any]]:
         try:
             stat = os.stat(path)
             stamp = (stat.st_size, stat.st_mtime_ns)
@@ -105,9 +66,82 @@ class Positions:
             stamp = (-1, -1)
         entry = self._files.get(path)
         if entry is None or entry[0] != stamp:
-            entry = self._files[path] = (stamp, _compose(path) if stamp[0] >= 0 else None, {}, {})
+            node = _compose(path) if stamp[0] >= 0 else None
+            entry = self._files[path] = (stamp, _Spans(node, self._case_insensitive), {})
         self._checked[path] = entry
         return entry
+
+
+_NO_SPAN: Tuple[None, None, None] = (None, None, None)
+
+
+class _Spans:
+    """The spans of every key path of a composed YAML document, the nodes let go: plain tuples are all a cache
+    of a thousand files keeps (no node, mark or dict per value for the cycle collector to walk again and again).
+
+    A path holds key texts (of a map's scalar keys: the first of equal ones) and item indexes; a span is (line, column
+    of the key or item, the last line of its value), 1-based. A path reaching a map or list met before (a YAML alias)
+    is linked to where it was first met (``links``) and read there, as the composed graph would be walked."""
+
+    def __init__(self, node: Any, case_insensitive: bool) -> None:
+        self.spans: Dict[Tuple[Any, ...], Tuple[int, int, int]] = {}
+        self.lists: Set[Tuple[Any, ...]] = set()        # paths holding a sequence (the others hold maps)
+        self.links: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}
+        self.folded: Optional[Dict[Tuple[Any, ...], Tuple[Any, ...]]] = {} if case_insensitive else None
+        self.maps: Set[Tuple[Any, ...]] = set()
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            self._add(node)
+
+    def _add(self, root: Any) -> None:
+        seen: Dict[int, Tuple[Any, ...]] = {}
+        pending = [(root, ())]
+        while pending:
+            node, path = pending.pop()
+            if id(node) in seen:
+                self.links[path] = seen[id(node)]
+                continue
+            seen[id(node)] = path
+            if isinstance(node, yaml.SequenceNode):
+                self.lists.add(path)
+                children = [(index, item, item) for index, item in enumerate(node.value)]
+            else:
+                self.maps.add(path)
+                children = [(key.value, key, value) for key, value in node.value
+                            if isinstance(key, yaml.ScalarNode)]
+            for part, first, value in children:
+                child = path + (part,)
+                if child in self.spans:
+                    continue        # a key written twice: the first, as a walk of the map finds it
+                mark, end = first.start_mark, value.end_mark
+                self.spans[child] = (mark.line + 1, mark.column + 1,
+                                     max(mark.line + 1, end.line + (1 if end.column else 0)))
+                if self.folded is not None and not isinstance(part, int):
+                    self.folded.setdefault(path + (part.casefold(),), child)
+                if isinstance(value, (yaml.MappingNode, yaml.SequenceNode)):
+                    pending.append((value, child))
+
+    def span(self, keys: Sequence[Any], deepest: bool) -> Tuple[Optional[int], Optional[int], Optional[int]]:
+        path: Optional[Tuple[Any, ...]] = ()
+        found: Tuple[Optional[int], Optional[int], Optional[int]] = _NO_SPAN
+        for key in keys:
+            path = self._child(path, key)
+            if path is None:
+                return found if deepest else _NO_SPAN
+            found = self.spans[path]
+        return found
+
+    def _child(self, path: Tuple[Any, ...], key: Any) -> Optional[Tuple[Any, ...]]:
+        """The path of ``key`` in the map or list at ``path`` (an alias read where it was first met); None."""
+        path = self.links.get(path, path)
+        if path in self.lists:
+            child = path + (key,) if isinstance(key, int) and key >= 0 else None
+        elif path in self.maps:
+            child = path + (str(key),)
+            if child not in self.spans and self.folded is not None:
+                child = self.folded.get(path + (str(key).casefold(),))
+        else:
+            return None
+        return child if child is not None and child in self.spans else None
 
 
 def _compose(path: str) -> Any:
