@@ -99,33 +99,38 @@ def _part(key: Any) -> str:
 def _record(path: Tuple[Any, ...], entry: Entry, provenance: Provenance, locate: Callable[[Place], Located],
             rule_of: Callable[[Tuple[Any, ...]], Dict[str, Any]]) -> Dict[str, Any]:
     value = entry.value
-    scalar = (_FAMILIES.get(type(value)) or family_of(value)) is SCALAR
-    where = locate(entry.place) if entry.place is not None else _UNKNOWN
-    if scalar and 'withheld' not in where:
+    family = _FAMILIES.get(value.__class__) or family_of(value)
+    place = entry.place
+    where = _UNKNOWN if place is None else locate(place)
+    if family is SCALAR and 'withheld' not in where:
         record = {'value': value, **where, **rule_of(entry.rule_path)}
     else:
         record = {**where, **rule_of(entry.rule_path)}
-    if len(entry.definitions) > 1:
-        others = [(place, value) for place, value in entry.definitions[1:] if place is not None]
-        if others:
-            record.update(_others(path, others, scalar, provenance, locate))
+    definitions = entry.definitions
+    if len(definitions) > 1:
+        if family is SCALAR:
+            shadowed = [_definition(other, defined, locate, True) for other, defined in definitions[1:]
+                        if other is not None]
+            if shadowed:
+                record['shadowed'] = shadowed
+        else:
+            _add_others(record, path, definitions, provenance, locate)
     if entry.removed:
         record['removed'] = [_removal(removal, locate) for removal in entry.removed]
     return record
 
 
-def _others(path: Tuple[Any, ...], others: List[Tuple[Place, Any]], scalar: bool, provenance: Provenance,
-            locate: Callable[[Place], Located]) -> Dict[str, Any]:
-    """``shadowed`` and ``merged`` of a record: of a leaf, every less specific definition is shadowed; of a map or
-    list, those none of whose values are in it."""
-    if scalar:
-        return {'shadowed': [_definition(place, value, locate, True) for place, value in others]}
-    used = provenance.used_layers(path)
-    fields: Dict[str, Any] = {}
-    for place, value in others:
-        fields.setdefault('merged' if place[0] in used else 'shadowed', []).append(
-            _definition(place, value, locate, False))
-    return fields
+def _add_others(record: Dict[str, Any], path: Tuple[Any, ...], definitions: List[Tuple[Optional[Place], Any]],
+                provenance: Provenance, locate: Callable[[Place], Located]) -> None:
+    """``merged`` and ``shadowed`` of a map or list: the less specific definitions some of whose values are in it,
+    and those none of whose are (of a leaf, every less specific definition is shadowed: _record)."""
+    used = None
+    for place, value in definitions[1:]:
+        if place is not None:
+            if used is None:
+                used = provenance.used_layers(path)
+            record.setdefault('merged' if place[0] in used else 'shadowed', []).append(
+                _definition(place, value, locate, False))
 
 
 _UNKNOWN: Located = {'file': None, 'line': None}
