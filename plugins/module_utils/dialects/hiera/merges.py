@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
-from typing import Any, Callable, Dict, Iterable, Optional, Union
+from typing import Any, Callable, Dict, Iterable, Optional, Tuple, Union
 
 from ansible_collections.strata.hier.plugins.module_utils.core.errors import HieraError, HieraNotFound, MergeInputError
 from ansible_collections.strata.hier.plugins.module_utils.dialects.hiera.ruby import (
@@ -287,11 +287,8 @@ def merger_for(merge: Any) -> HieraMerger:
         raise HieraError("Unknown merge strategy: '%s'" % (name,))
     if not options:
         return _SIMPLE[name]
-    try:
-        key: Any = (name, tuple(sorted((option, value.__class__, value) for option, value in options.items())))
-        kept = _WITH_OPTIONS.get(key)
-    except TypeError:       # an unhashable option value (refused by _with_options); types: 1 == True, not as an option
-        key = kept = None
+    key = _options_key(name, options)
+    kept = None if key is None else _WITH_OPTIONS.get(key)
     if kept is None:
         kept = _with_options(name, options)
         if key is not None:
@@ -301,6 +298,16 @@ def merger_for(merge: Any) -> HieraMerger:
     return kept
 
 
+def _options_key(name: str, options: Dict[str, Any]) -> Optional[Tuple[Any, ...]]:
+    """The key of merge options in _WITH_OPTIONS: each value with its type (1 == True, but 1 is no Boolean option);
+    None when a name is not text or a value is not plain text, a Boolean or null. Such options are never hashed (a
+    vault value decrypts in its hash; _with_options refuses them)."""
+    if not all(option.__class__ is str and value.__class__ in _OPTION_TYPES for option, value in options.items()):
+        return None
+    return (name, tuple(sorted((option, value.__class__, value) for option, value in options.items())))
+
+
+_OPTION_TYPES = frozenset((str, bool, type(None)))
 _WITH_OPTIONS: Dict[Any, HieraMerger] = {}
 """The mergers of merge options already checked and built, by the options (a lookup_options entry's, read again by
 every lookup of its key); immutable records."""

@@ -222,6 +222,23 @@ def test_merge_options_built_once_are_still_checked_by_their_types():
         merger_for(dict(options, sort_merged_arrays=1))
 
 
+class _Sealed:
+    """An option value that must not be hashed or compared (as a vault value, which decrypts to answer)."""
+
+    def __hash__(self):
+        raise AssertionError('hashed')
+
+    def __eq__(self, other):
+        raise AssertionError('compared')
+
+
+def test_merge_options_not_plain_are_refused_without_being_hashed():
+    with pytest.raises(HieraError, match="entry 'knockout_prefix' expects a value of type Undef or String"):
+        merger_for({'strategy': 'deep', 'knockout_prefix': _Sealed()})
+    with pytest.raises(HieraError, match="unrecognized key"):
+        merger_for({'strategy': 'deep', 1: True, 'knockout_prefix': '--'})
+
+
 class _TaggedText(str):
     """A string of a str subclass, as ansible-core 2.19's tagged strings are."""
 
